@@ -1,0 +1,91 @@
+/** Flags shared by `pts run` and `pts plan`, and their translation into run options (validated). */
+import {Args, Flags} from '@oclif/core'
+import {UsageError} from '../errors.js'
+import {PROFILES, REVISIONS, TEST_IDS, type ProfileId, type Revision, type TestSpec} from '../spec/types.js'
+import type {RunOptions} from '../spec/expand.js'
+import {parseSizeBytes} from '../units.js'
+
+export const testArg = {
+  test: Args.string({description: `test to run (${TEST_IDS.join(', ')})`, required: true}),
+}
+
+export const runFlags = {
+  device: Flags.string({char: 'd', description: 'target: a block device path (/dev/nvme1n1) or file:<path> (always non-compliant)', required: true}),
+  size: Flags.string({description: 'size of a file: target, e.g. 8GiB or 512MiB (a multiple of 512 B); the file is created sparse'}),
+  profile: Flags.string({description: 'PTS profile (default: enterprise, or the revision\'s only profile)', options: [...PROFILES]}),
+  revision: Flags.string({description: 'PTS revision', options: [...REVISIONS], default: '2.0.2'}),
+  tc: Flags.string({description: 'thread count, fio numjobs (default from the profile: enterprise 4, client 2)'}),
+  qd: Flags.string({description: 'queue depth per thread, fio iodepth (default from the profile: enterprise 32, client 16)'}),
+  'point-seconds': Flags.string({description: 'seconds per test point (spec: 60; sub-second values such as 0.5 allowed, non-compliant below 60)', default: '60'}),
+  'max-rounds': Flags.string({description: 'round limit (spec: 25)', default: '25'}),
+  'on-no-steady-state': Flags.string({description: 'at the round limit without steady state: stop (window = last 5 rounds, NOT ACHIEVED) or continue until steady state', options: ['stop', 'continue'], default: 'stop'}),
+  'wipc-multiple': Flags.string({description: 'WIPC volume as a multiple of the ActiveRange (spec: 2)', default: '2'}),
+  ioengine: Flags.string({description: 'fio ioengine (recorded)', default: 'libaio'}),
+  seed: Flags.string({description: 'run seed for fio randseed (default: random, recorded)'}),
+  out: Flags.string({char: 'o', description: 'run directory (default: reports/<timestamp>-<test>-<device>)'}),
+  'yes-destroy-data': Flags.string({description: 'confirm destroying all data on the target: its serial number or path'}),
+}
+
+function num(flag: string, text: string | undefined, opts: {integer?: boolean; min?: number; minExclusive?: number}): number | undefined {
+  if (text === undefined) return undefined
+  const v = Number(text)
+  const what = opts.integer ? 'an integer' : 'a number'
+  if (text.trim() === '' || !Number.isFinite(v) || (opts.integer && !Number.isInteger(v))) throw new UsageError(`--${flag} ${text}: expected ${what}`)
+  if (opts.min !== undefined && v < opts.min) throw new UsageError(`--${flag} ${text}: must be at least ${opts.min}`)
+  if (opts.minExclusive !== undefined && v <= opts.minExclusive) throw new UsageError(`--${flag} ${text}: must be greater than ${opts.minExclusive}`)
+  return v
+}
+
+export interface FlagValues {
+  device: string
+  size?: string
+  profile?: string
+  revision: string
+  tc?: string
+  qd?: string
+  'point-seconds': string
+  'max-rounds': string
+  'on-no-steady-state': string
+  'wipc-multiple': string
+  ioengine: string
+  seed?: string
+  out?: string
+  'yes-destroy-data'?: string
+}
+
+export function parseSizeFlag(size: string | undefined): number | null {
+  if (size === undefined) return null
+  const bytes = parseSizeBytes(size)
+  if (bytes === null || bytes <= 0) throw new UsageError(`--size ${size}: expected a size such as 8GiB, 512MiB or 1073741824`)
+  if (bytes % 512 !== 0) throw new UsageError(`--size ${size}: ${bytes} bytes is not a multiple of 512 B`)
+  return bytes
+}
+
+/** Flags -> validated RunOptions for this spec. */
+export function resolveOptions(f: FlagValues, spec: TestSpec, randomSeed: number): RunOptions {
+  const available = Object.keys(spec.profiles) as ProfileId[]
+  const profile = (f.profile ?? (available.length === 1 ? available[0] : spec.defaultProfile)) as ProfileId
+  const p = spec.profiles[profile]
+  if (!p) throw new UsageError(`--profile ${profile}: revision ${spec.revision} defines only ${available.join(', ')}`, `use --profile ${available[0]} or another --revision`)
+  const ioengine = f.ioengine.trim()
+  if (!/^[a-z0-9_:.-]+$/i.test(ioengine)) throw new UsageError(`--ioengine ${f.ioengine}: not an fio ioengine name`)
+  return {
+    revision: spec.revision as Revision,
+    profile,
+    threadCount: num('tc', f.tc, {integer: true, min: 1}) ?? p.threadCount,
+    queueDepth: num('qd', f.qd, {integer: true, min: 1}) ?? p.queueDepth,
+    pointSeconds: num('point-seconds', f['point-seconds'], {minExclusive: 0})!,
+    maxRounds: num('max-rounds', f['max-rounds'], {integer: true, min: 1})!,
+    onNoSteadyState: f['on-no-steady-state'] as 'stop' | 'continue',
+    wipcMultiple: num('wipc-multiple', f['wipc-multiple'], {minExclusive: 0})!,
+    ioengine,
+    seed: num('seed', f.seed, {integer: true, min: 0}) ?? randomSeed,
+  }
+}
+
+/** reports/<timestamp>-<test>-<device> with a file-system-safe device part. */
+export function defaultRunDir(now: Date, test: string, device: string): string {
+  const stamp = now.toISOString().replace(/[:]/g, '').replace(/\..*$/, 'Z')
+  const dev = device.startsWith('file:') ? `file-${device.split('/').pop()}` : device.replace(/^\/dev\//, '').replace(/\//g, '_')
+  return `reports/${stamp}-${test}-${dev.replace(/[^A-Za-z0-9._-]/g, '_')}`
+}

@@ -1,0 +1,32 @@
+import {BaseCommand} from '../cli/base.js'
+import {runFlags, testArg} from '../cli/options.js'
+import {prepare} from '../cli/prepare.js'
+import {planText} from '../cli/plan-text.js'
+import {pointJob, wipcJob} from '../engine/jobfile.js'
+
+export default class Plan extends BaseCommand {
+  static summary = 'Print what a run would do and how long it takes; touches nothing.'
+  static description = 'Prints every phase (purge, WIPC, WDPC rounds), the safety verdict, compliance, the fio job text of one round, the number of test points and the minimum and maximum duration. Takes the same flags as `pts run`; --yes-destroy-data only changes the printed safety verdict.'
+  static examples = [
+    '<%= config.bin %> plan iops --device /dev/nvme1n1',
+    '<%= config.bin %> plan iops --device file:/scratch/pts.img --size 8GiB --point-seconds 5 --max-rounds 8',
+  ]
+  static args = testArg
+  static flags = runFlags
+
+  async run(): Promise<unknown> {
+    const {args, flags} = await this.parse(Plan)
+    const {plan, target, refusals} = prepare(args.test, flags)
+    const label = target.kind === 'file' ? `file:${target.path}` : `${target.path} (${target.identity.model ?? '?'}, serial ${target.identity.serial ?? 'none'})`
+    if (!this.jsonEnabled()) this.log(planText(plan, label, refusals))
+    return {
+      test: plan.spec.id, revision: plan.spec.revision, profile: plan.options.profile, target: label,
+      safety: {proceed: refusals.length === 0, refusals},
+      compliance: plan.compliance, deviations: plan.deviations,
+      options: plan.options, activeRangeBytes: plan.activeRangeBytes, wipc: plan.wipc,
+      pointsPerRound: plan.points.length, points: plan.points,
+      durations: plan.durations,
+      jobs: {wipc: wipcJob(plan), round1: plan.points.map(p => pointJob(plan, p, 1))},
+    }
+  }
+}

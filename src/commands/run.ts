@@ -1,0 +1,26 @@
+import {BaseCommand} from '../cli/base.js'
+import {defaultRunDir, runFlags, testArg} from '../cli/options.js'
+import {prepare} from '../cli/prepare.js'
+import {execute, summaryText} from '../cli/execute.js'
+
+export default class Run extends BaseCommand {
+  static summary = 'Run a PTS test against a block device or a file, to steady state.'
+  static description = `Purges the target, runs WIPC (SEQ 128 KiB writes of --wipc-multiple x the ActiveRange), then WDPC rounds in the spec's loop order until the steady-state criteria hold in a 5-round window or the round limit is reached. Writes manifest.json, results.json (after every test point) and raw/ (every fio job and JSON output) into the run directory. Progress goes to stderr.
+
+A block device is written only when it is not mounted, not swap, holds no partitions, has no holders, and --yes-destroy-data names its serial or path. A file: target is always non-compliant.`
+  static examples = [
+    '<%= config.bin %> run iops --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456',
+    '<%= config.bin %> run iops --device file:/scratch/pts.img --size 8GiB --point-seconds 5 --max-rounds 8',
+  ]
+  static args = testArg
+  static flags = runFlags
+
+  async run(): Promise<unknown> {
+    const {args, flags} = await this.parse(Run)
+    const prepared = prepare(args.test, flags)
+    const runDir = flags.out ?? defaultRunDir(new Date(), args.test, flags.device)
+    const summary = await execute(prepared, runDir, ['pts', 'run', ...this.argv], false)
+    if (!this.jsonEnabled()) this.log(summaryText(summary))
+    return summary
+  }
+}

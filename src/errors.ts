@@ -1,0 +1,54 @@
+/**
+ * Error classes and the exit-code table (documented in the README). A run that does not reach
+ * steady state is a result, not an error.
+ */
+export const EXIT = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  invalidData: 3,
+  unsafeTarget: 4,
+  missingTool: 5,
+  fioFailed: 6,
+  report: 7,
+  runDir: 8,
+  interrupted: 130,
+} as const
+
+export class PtsError extends Error {
+  constructor(message: string, readonly exit: number, readonly suggestion?: string) {
+    super(message)
+  }
+}
+
+export class UsageError extends PtsError {
+  constructor(message: string, suggestion?: string) { super(message, EXIT.usage, suggestion) }
+}
+
+export interface SchemaProblem { pointer: string; message: string }
+
+export class InvalidDataError extends PtsError {
+  constructor(readonly file: string, readonly problems: SchemaProblem[], what = 'file', suggestion?: string) {
+    super(`Invalid ${what} ${file}:\n${problems.map(p => `  at ${p.pointer || '/'}: ${p.message}`).join('\n')}`, EXIT.invalidData, suggestion)
+  }
+}
+
+export class UnsafeTargetError extends PtsError {
+  constructor(readonly target: string, readonly reasons: string[], suggestion?: string) {
+    super(`Refusing to write to ${target}:\n${reasons.map(r => `  - ${r}`).join('\n')}`, EXIT.unsafeTarget, suggestion)
+  }
+}
+
+export class MissingToolError extends PtsError {
+  constructor(tool: string, pkg: string) {
+    super(`${tool} was not found on PATH`, EXIT.missingTool, `install it: apt-get install -y ${pkg}`)
+  }
+}
+
+export class FioFailedError extends PtsError {
+  constructor(message: string, suggestion?: string) { super(message, EXIT.fioFailed, suggestion) }
+}
+
+export class RunDirError extends PtsError {
+  constructor(message: string, suggestion?: string) { super(message, EXIT.runDir, suggestion) }
+}

@@ -1,0 +1,34 @@
+/** Reading test definitions from specs/<revision>/<test>.json and validating them (I/O). */
+import {existsSync, readFileSync} from 'node:fs'
+import {fileURLToPath} from 'node:url'
+import {InvalidDataError, UsageError} from '../errors.js'
+import {assertValid} from '../validate.js'
+import {isRevision, isTestId, REVISIONS, TEST_IDS, type Revision, type TestSpec} from './types.js'
+
+export const SPECS_DIR = new URL('../../specs/', import.meta.url)
+
+export function revisionDir(revision: Revision): string {
+  return revision === '2.0.2' ? 'pts-2.0.2' : revision
+}
+
+export function specPath(test: string, revision: string): string {
+  if (!isTestId(test)) throw new UsageError(`unknown test "${test}"`, `known tests: ${TEST_IDS.join(', ')}`)
+  if (!isRevision(revision)) throw new UsageError(`unknown revision "${revision}"`, `known revisions: ${REVISIONS.join(', ')}`)
+  return fileURLToPath(new URL(`${revisionDir(revision)}/${test}.json`, SPECS_DIR))
+}
+
+/** Load and validate one spec file; every problem is reported with its JSON pointer. */
+export function loadSpecFile(path: string): TestSpec {
+  if (!existsSync(path)) throw new UsageError(`test definition ${path} is missing`, 'reinstall pts or restore the specs/ folder')
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new InvalidDataError(path, [{pointer: '', message: `is not valid JSON (${(error as Error).message})`}], 'test definition')
+  }
+  return assertValid<TestSpec>('test-spec.schema.json', data, path, 'test definition', 'fix the file so it matches schemas/test-spec.schema.json')
+}
+
+export function loadSpec(test: string, revision: string): TestSpec {
+  return loadSpecFile(specPath(test, revision))
+}

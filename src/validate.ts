@@ -1,0 +1,67 @@
+/** JSON Schema validation (ajv, draft 2020-12): one Ajv instance, schemas loaded from schemas/. */
+import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
+import addFormatsImport from 'ajv-formats'
+import {readFileSync} from 'node:fs'
+import {InvalidDataError, type SchemaProblem} from './errors.js'
+
+const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default
+
+export const SCHEMA_FILES = ['test-spec.schema.json', 'run-result.schema.json', 'run-manifest.schema.json'] as const
+export type SchemaName = (typeof SCHEMA_FILES)[number]
+
+export const SCHEMAS_DIR = new URL('../schemas/', import.meta.url)
+
+let ajv: Ajv2020 | undefined
+const compiled = new Map<string, ValidateFunction>()
+
+function getAjv(): Ajv2020 {
+  if (!ajv) {
+    ajv = new Ajv2020({allErrors: true, strict: true})
+    addFormats(ajv)
+  }
+  return ajv
+}
+
+export function schemaOf(name: SchemaName): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(name, SCHEMAS_DIR), 'utf8')) as Record<string, unknown>
+}
+
+function validator(name: SchemaName): ValidateFunction {
+  let v = compiled.get(name)
+  if (!v) {
+    v = getAjv().compile(schemaOf(name))
+    compiled.set(name, v)
+  }
+  return v
+}
+
+/** ajv errors as JSON pointers to the offending field plus a plain message. */
+export function toProblems(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
+  return (errors ?? []).map(e => {
+    let pointer = e.instancePath
+    let message = e.message ?? 'is invalid'
+    if (e.keyword === 'required') {
+      pointer += `/${(e.params as {missingProperty: string}).missingProperty}`
+      message = 'is required'
+    } else if (e.keyword === 'additionalProperties') {
+      pointer += `/${(e.params as {additionalProperty: string}).additionalProperty}`
+      message = 'is not allowed'
+    } else if (e.keyword === 'enum') {
+      message = `must be one of ${(e.params as {allowedValues: unknown[]}).allowedValues.map(v => JSON.stringify(v)).join(', ')}`
+    }
+    return {pointer, message}
+  })
+}
+
+/** Problems of `data` against a schema (empty when valid). */
+export function check(name: SchemaName, data: unknown): SchemaProblem[] {
+  const v = validator(name)
+  return v(data) ? [] : toProblems(v.errors)
+}
+
+/** Throw InvalidDataError naming the file and each field when `data` does not validate. */
+export function assertValid<T>(name: SchemaName, data: unknown, file: string, what: string, suggestion?: string): T {
+  const problems = check(name, data)
+  if (problems.length > 0) throw new InvalidDataError(file, problems, what, suggestion)
+  return data as T
+}
