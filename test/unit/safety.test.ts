@@ -1,0 +1,34 @@
+import {expect} from 'chai'
+import {blockDeviceRefusals, confirms, type BlockFacts} from '../../src/device/safety.js'
+
+const clean: BlockFacts = {path: '/dev/sdb', name: 'sdb', type: 'disk', serial: 'WD-WX12345678', readOnly: false, mountpoints: [], swap: false, partitions: [], holders: [], childrenMounted: []}
+
+describe('safety gate rules (issue 2 item 9)', () => {
+  const cases: Array<{name: string; facts: Partial<BlockFacts>; match: RegExp | null}> = [
+    {name: 'a clean whole disk passes', facts: {}, match: null},
+    {name: 'a clean loop device passes', facts: {type: 'loop', serial: null}, match: null},
+    {name: 'mounted', facts: {mountpoints: ['/data']}, match: /mounted at \/data/},
+    {name: 'a mounted partition', facts: {partitions: ['/dev/sdb1'], childrenMounted: ['/dev/sdb1 on /boot']}, match: /partition of \/dev\/sdb is mounted/},
+    {name: 'partitions', facts: {partitions: ['/dev/sdb1', '/dev/sdb2']}, match: /holds partitions/},
+    {name: 'swap', facts: {swap: true}, match: /swap/},
+    {name: 'holders (LVM, md, dm-crypt)', facts: {holders: ['dm-0']}, match: /in use by dm-0/},
+    {name: 'read-only', facts: {readOnly: true}, match: /read-only/},
+    {name: 'a partition is not a whole disk', facts: {type: 'part', path: '/dev/sdb1'}, match: /not a whole disk/},
+  ]
+  for (const c of cases) {
+    it(c.name, () => {
+      const reasons = blockDeviceRefusals({...clean, ...c.facts})
+      if (c.match === null) expect(reasons).to.deep.equal([])
+      else expect(reasons.join('\n')).to.match(c.match)
+    })
+  }
+
+  it('confirmation must name this device: serial or path, nothing else', () => {
+    expect(confirms('WD-WX12345678', clean)).to.equal(true)
+    expect(confirms('/dev/sdb', clean)).to.equal(true)
+    expect(confirms('WD-WX1234567', clean)).to.equal(false)
+    expect(confirms('/dev/sdc', clean)).to.equal(false)
+    expect(confirms(undefined, clean)).to.equal(false)
+    expect(confirms('', {...clean, serial: ''})).to.equal(false)
+  })
+})
