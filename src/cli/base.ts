@@ -1,23 +1,36 @@
-/** Base command: --json on every command, and PtsError -> one clear message + documented exit code. */
+/** Base command: --json on every command, and every error -> one clear message + documented exit code. */
 import {Command} from '@oclif/core'
 import {EXIT, PtsError} from '../errors.js'
 
 export abstract class BaseCommand extends Command {
   static enableJsonFlag = true
 
-  protected async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
+  protected async catch(err: Error & {exitCode?: number; oclif?: {exit?: number}; code?: string}): Promise<unknown> {
+    // A parse error is reported here; oclif's dev-mode "did not parse" warning would only add noise.
+    ;(this as unknown as {parsed: boolean}).parsed = true
+    let exit: number
+    let message: string
+    let suggestion: string | undefined
     if (err instanceof PtsError) {
-      process.exitCode = err.exit
-      if (this.jsonEnabled()) {
-        this.logJson({error: {message: err.message, suggestion: err.suggestion ?? null, exit: err.exit}})
-      } else {
-        process.stderr.write(`Error: ${err.message}\n${err.suggestion ? `Hint: ${err.suggestion}\n` : ''}`)
-      }
-      return
+      exit = err.exit
+      message = err.message
+      suggestion = err.suggestion
+    } else if (err.oclif?.exit !== undefined || /^(Expected|Unexpected argument|Nonexistent flag|Missing (required|\d+ required))/.test(err.message)) {
+      // oclif's own parse errors (unknown flag, bad option value, missing argument): usage errors
+      exit = err.oclif?.exit === 0 ? 0 : EXIT.usage
+      if (exit === 0) return super.catch(err) // --help / --version
+      message = err.message.replace(/See more help with --help/, '').split('\n').map(l => l.trim()).filter(Boolean).join(' ')
+      suggestion = `see: pts ${this.id ?? ''} --help`.replace(/\s+--help/, ' --help')
+    } else {
+      exit = EXIT.internal
+      message = `internal error: ${err.message} (this is a bug in pts; set DEBUG=pts for the stack trace)`
+      if (process.env.DEBUG?.includes('pts')) process.stderr.write(`${err.stack}\n`)
     }
-    // oclif's own parse errors (unknown flag, bad option value) are usage errors.
-    if (err.oclif?.exit !== undefined) process.exitCode = err.oclif.exit
-    else if (err.name === 'CLIError' || /Expected|Unexpected argument|Nonexistent flag|Missing required/.test(err.message)) process.exitCode = EXIT.usage
-    return super.catch(err)
+    process.exitCode = exit
+    if (this.jsonEnabled()) {
+      this.logJson({error: {message, suggestion: suggestion ?? null, exit}})
+    } else {
+      process.stderr.write(`Error: ${message}\n${suggestion ? `Hint: ${suggestion}\n` : ''}`)
+    }
   }
 }

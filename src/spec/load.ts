@@ -1,11 +1,17 @@
 /** Reading test definitions from specs/<revision>/<test>.json and validating them (I/O). */
 import {existsSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {InvalidDataError, UsageError} from '../errors.js'
 import {assertValid} from '../validate.js'
 import {isRevision, isTestId, REVISIONS, TEST_IDS, type Revision, type TestSpec} from './types.js'
 
 export const SPECS_DIR = new URL('../../specs/', import.meta.url)
+
+/** PTS_SPECS_DIR points pts at another folder of test definitions (same layout as specs/). */
+function specsRoot(): string {
+  return process.env.PTS_SPECS_DIR ?? fileURLToPath(SPECS_DIR)
+}
 
 export function revisionDir(revision: Revision): string {
   return revision === '2.0.2' ? 'pts-2.0.2' : revision
@@ -14,7 +20,7 @@ export function revisionDir(revision: Revision): string {
 export function specPath(test: string, revision: string): string {
   if (!isTestId(test)) throw new UsageError(`unknown test "${test}"`, `known tests: ${TEST_IDS.join(', ')}`)
   if (!isRevision(revision)) throw new UsageError(`unknown revision "${revision}"`, `known revisions: ${REVISIONS.join(', ')}`)
-  return fileURLToPath(new URL(`${revisionDir(revision)}/${test}.json`, SPECS_DIR))
+  return join(specsRoot(), revisionDir(revision), `${test}.json`)
 }
 
 /** Load and validate one spec file; every problem is reported with its JSON pointer. */

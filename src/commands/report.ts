@@ -1,0 +1,38 @@
+import {Args, Flags} from '@oclif/core'
+import {BaseCommand} from '../cli/base.js'
+import {UsageError} from '../errors.js'
+
+const FORMATS = ['pdf', 'html', 'csv', 'json'] as const
+type Format = (typeof FORMATS)[number]
+
+export default class Report extends BaseCommand {
+  static summary = 'Render the SNIA-format report of a stored run (PDF, HTML, CSV, JSON model).'
+  static description = `Builds the report only from the run directory (manifest.json, results.json, raw/): a first summary page, the SNIA report pages (steady-state convergence, measurement window, one close-up with the determination data per tracking variable, tabular data, 2D plot, block size x R/W mix matrix) and an appendix that lists every raw file with its SHA-256. Every page carries the SNIA header; a non-compliant run or one without steady state says so on every page.
+
+Outputs, written atomically into the run directory unless --out is given: report.pdf (A4, fonts embedded, printed by Chromium with no network), report.html (one self-contained file), report.csv (one row per round, R/W mix and block size, then the window averages) and report-model.json (the report model).
+
+Exit codes: 3 results.json or manifest.json fails its schema; 7 the report cannot be rendered (e.g. Chromium missing: apt-get install -y chromium, or set CHROMIUM_PATH); 8 run directory missing or incomplete, or the run is still in progress.`
+  static examples = [
+    {description: 'Write report.pdf and report.html into the run directory', command: '<%= config.bin %> report reports/20261201-013109-iops-nvme1n1'},
+    {description: 'Every format, the PDF to a chosen file (the others beside it: acme-iops.html, .csv, .json)', command: '<%= config.bin %> report reports/<run> --format pdf,html,csv,json --out /tmp/acme-iops.pdf'},
+    {description: 'Only the CSV, into a directory', command: '<%= config.bin %> report reports/<run> --format csv --out /tmp/exports'},
+  ]
+  static args = {
+    runDir: Args.string({description: 'run directory written by `pts run` (holds manifest.json, results.json, raw/)', required: true}),
+  }
+  static flags = {
+    format: Flags.string({char: 'f', description: `comma-separated output formats: ${FORMATS.join(', ')}`, default: 'pdf,html'}),
+    out: Flags.string({char: 'o', description: 'output file (its extension picks the format it is used for; other formats go beside it) or directory (default: the run directory)'}),
+  }
+
+  async run(): Promise<{files: string[]}> {
+    const {args, flags} = await this.parse(Report)
+    const formats = flags.format.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
+    const bad = formats.filter(f => !(FORMATS as readonly string[]).includes(f))
+    if (bad.length > 0 || formats.length === 0) throw new UsageError(`--format ${flags.format}: unknown format ${bad.join(', ') || '(none)'}`, `use a comma-separated list of ${FORMATS.join(', ')}`)
+    const {renderReport} = await import('../report/index.js')
+    const result = await renderReport(args.runDir, {formats: formats as Format[], out: flags.out})
+    if (!this.jsonEnabled()) for (const f of result.files) this.log(f)
+    return result
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The report HTML: one self-contained file (inline CSS and SVG, no external reference). Pure:
+ * template strings + model + rendered SVGs in, HTML string out. Handlebars runs in strict mode
+ * (a missing field throws) and escapes every value by default; only the SVGs vega produced are
+ * inserted raw (triple-stash; toolchain.md gotcha 12).
+ */
+import Handlebars from 'handlebars'
+import type {ReportModel} from './model.js'
+
+export interface ReportTemplates {
+  layout: string
+  /** Partial name -> source; "header" plus one per page kind. */
+  partials: Record<string, string>
+  css: string
+}
+
+export function renderHtml(templates: ReportTemplates, model: ReportModel, svgs: Record<string, string>): string {
+  const hb = Handlebars.create()
+  for (const [name, source] of Object.entries(templates.partials)) hb.registerPartial(name, source)
+  for (const page of model.pages) {
+    if (!(page.kind in templates.partials)) throw new Error(`No template partial for page kind "${page.kind}"`)
+  }
+  const layout = hb.compile(templates.layout, {strict: true})
+  const pages = model.pages.map(page => {
+    let svg = ''
+    if (page.chart !== null) {
+      const s = svgs[page.chart]
+      if (s === undefined) throw new Error(`Chart "${page.chart}" of page ${page.number} was not rendered`)
+      svg = s
+    }
+    return {page, svg}
+  })
+  // The CSS is ours (templates/styles.css); "</" cannot occur in it, so it cannot close <style>.
+  if (templates.css.includes('</')) throw new Error('styles.css must not contain "</"')
+  return layout({model, css: templates.css, pages})
+}

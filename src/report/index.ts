@@ -1,0 +1,132 @@
+/**
+ * renderReport: a stored run directory -> report.pdf / report.html / report.csv / report-model.json.
+ * Everything is built from the files of the run (load.ts), never from a live run. Each output is
+ * written atomically (temp name in the same directory, fsync, rename), so a failure leaves no
+ * half-written report behind.
+ */
+import {randomBytes} from 'node:crypto'
+import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync} from 'node:fs'
+import {basename, dirname, extname, join, resolve} from 'node:path'
+import {EXIT, PtsError} from '../errors.js'
+import {reportCsv} from './csv.js'
+import {loadRun} from './load.js'
+import {buildReportModel} from './model.js'
+
+export type ReportFormat = 'pdf' | 'html' | 'csv' | 'json'
+export const REPORT_FORMATS: readonly ReportFormat[] = ['pdf', 'html', 'csv', 'json']
+export const DEFAULT_FORMATS: ReportFormat[] = ['pdf', 'html']
+
+export interface RenderOptions {
+  formats: ReportFormat[]
+  /** A file (.pdf/.html/.csv/.json: used for that format, siblings for the others) or a directory. */
+  out?: string
+  /** Fixed report date (tests); default now. */
+  generatedAt?: string
+}
+
+const DEFAULT_NAMES: Record<ReportFormat, string> = {pdf: 'report.pdf', html: 'report.html', csv: 'report.csv', json: 'report-model.json'}
+const EXT: Record<string, ReportFormat> = {'.pdf': 'pdf', '.html': 'html', '.csv': 'csv', '.json': 'json'}
+
+/** Where each format goes (pure apart from nothing: path arithmetic only). */
+export function outputPaths(runDir: string, formats: ReportFormat[], out?: string): Record<ReportFormat, string> {
+  const paths = {} as Record<ReportFormat, string>
+  if (out === undefined) {
+    for (const f of formats) paths[f] = join(runDir, DEFAULT_NAMES[f])
+    return paths
+  }
+  const target = resolve(out)
+  const ext = extname(target).toLowerCase()
+  if (ext in EXT) {
+    const base = join(dirname(target), basename(target, extname(target)))
+    for (const f of formats) paths[f] = EXT[ext] === f ? target : `${base}.${f}`
+    return paths
+  }
+  for (const f of formats) paths[f] = join(target, DEFAULT_NAMES[f])
+  return paths
+}
+
+export function writeAtomic(path: string, data: string | Uint8Array): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const fd = openSync(tmp, 'w', 0o644)
+  try {
+    if (typeof data === 'string') writeSync(fd, data)
+    else writeSync(fd, data, 0, data.length)
+    fsyncSync(fd)
+    closeSync(fd)
+  } catch (error) {
+    try { closeSync(fd) } catch { /* closed */ }
+    try { unlinkSync(tmp) } catch { /* gone */ }
+    throw error
+  }
+  try {
+    renameSync(tmp, path)
+  } catch (error) {
+    try { unlinkSync(tmp) } catch { /* gone */ }
+    throw error
+  }
+}
+
+function writeOut(path: string, data: string | Uint8Array): void {
+  try {
+    writeAtomic(path, data)
+  } catch (error) {
+    throw new PtsError(`Cannot write ${path}: ${(error as Error).message}`, EXIT.report, 'check that the output directory exists and is writable, or pass --out')
+  }
+}
+
+export async function renderReport(runDir: string, opts: RenderOptions): Promise<{files: string[]}> {
+  const formats = [...new Set(opts.formats.length > 0 ? opts.formats : DEFAULT_FORMATS)]
+  const run = loadRun(runDir)
+  const paths = outputPaths(run.runDir, formats, opts.out)
+  for (const f of formats) {
+    const dir = dirname(paths[f])
+    if (!existsSync(dir)) {
+      try {
+        mkdirSync(dir, {recursive: true})
+      } catch (error) {
+        throw new PtsError(`Cannot create output directory ${dir}: ${(error as Error).message}`, EXIT.report, 'pass a writable --out')
+      }
+    } else if (!statSync(dir).isDirectory()) {
+      throw new PtsError(`Output directory ${dir} is not a directory`, EXIT.report, 'pass a writable --out')
+    }
+  }
+
+  const model = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles,
+    generatedAt: opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')})
+  const files: string[] = []
+  if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); files.push(paths.json) }
+  if (paths.csv) { writeOut(paths.csv, reportCsv(run.results)); files.push(paths.csv) }
+  if (!paths.html && !paths.pdf) return {files}
+
+  // Heavy modules (vega, handlebars, puppeteer) load only when a document is rendered.
+  const [{buildChartSpecs}, {renderSvg}, {renderHtml}, {loadTemplates}] = await Promise.all([
+    import('./charts/index.js'), import('./svg.js'), import('./html.js'), import('./templates.js'),
+  ])
+  const specs = buildChartSpecs(model)
+  const svgs: Record<string, string> = {}
+  for (const [id, spec] of Object.entries(specs)) {
+    try {
+      svgs[id] = await renderSvg(spec)
+    } catch (error) {
+      throw new PtsError(`Cannot render chart "${id}": ${(error as Error).message}`, EXIT.report)
+    }
+  }
+  const html = renderHtml(loadTemplates(), model, svgs)
+  if (paths.html) { writeOut(paths.html, html); files.push(paths.html) }
+  if (paths.pdf) {
+    const {htmlToPdf, closeBrowser} = await import('./pdf.js')
+    try {
+      const pdf = await htmlToPdf(html)
+      writeOut(paths.pdf, pdf)
+      files.push(paths.pdf)
+    } catch (error) {
+      if (error instanceof PtsError && files.length > 0) {
+        throw new PtsError(`${error.message}\n(written before the failure: ${files.join(', ')})`, error.exit, error.suggestion)
+      }
+      throw error
+    } finally {
+      await closeBrowser()
+    }
+  }
+  return {files}
+}

@@ -1,0 +1,29 @@
+import {expect} from 'chai'
+import {mkdtempSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {runCli} from '../helpers/cli.js'
+import {verifyRun} from '../helpers/verify-run.js'
+
+describe('pts run iops on a file target (real fio)', function () {
+  this.timeout(600_000)
+  let tmp: string
+  before(() => { tmp = mkdtempSync(join(tmpdir(), 'pts-it-file-')) })
+  after(() => rmSync(tmp, {recursive: true, force: true}))
+
+  it('runs purge/WIPC/WDPC to steady state or 6 rounds; results validate, 56 points per round in order, verdict recomputes', async () => {
+    const out = join(tmp, 'run')
+    const r = await runCli(['run', 'iops', '--device', `file:${tmp}/t.img`, '--size', '64MiB', '--point-seconds', '0.2', '--max-rounds', '6', '--tc', '2', '--qd', '8', '--out', out, '--json'])
+    expect(r.code, r.stderr.slice(-3000)).to.equal(0)
+    const summary = JSON.parse(r.stdout)
+    expect(summary).to.include({status: 'complete', test: 'iops', revision: '2.0.2', pointsPerRound: 56, compliant: false})
+    expect(statSync(`${tmp}/t.img`).size).to.equal(64 * 1024 * 1024)
+    const {results, manifest} = verifyRun(out, 6)
+    expect(summary.verdict).to.equal(results.steadyState.verdict)
+    expect(manifest.compliance.reasons.join(' ')).to.match(/regular file/)
+    expect(results.purge).to.include({method: 'none', status: 'skipped'})
+    // progress went to stderr, stdout is only the JSON summary
+    expect(r.stderr).to.match(/WDPC \| round 1\/6 \| point \d+\/56/)
+    expect(r.stderr).to.match(/ETA/)
+  })
+})

@@ -1,0 +1,119 @@
+/**
+ * Report model and chart specs of the stored fixture run (a real short fio IOPS run, captured by
+ * test/fixtures/runs/capture.sh) against goldens in test/golden/report/iops-file-short/.
+ * Regenerate: UPDATE_GOLDEN=1 npx mocha test/report/   (then review the diff).
+ */
+import {expect} from 'chai'
+import {buildChartSpecs} from '../../src/report/charts/index.js'
+import {reportCsv} from '../../src/report/csv.js'
+import {fitFormula, fmtIops, fmtMBps, fmtMs} from '../../src/report/format.js'
+import {loadRun} from '../../src/report/load.js'
+import {APPENDIX_ROWS_PER_PAGE, buildReportModel, type ReportModel} from '../../src/report/model.js'
+import {expectGolden, FIXTURE, GENERATED_AT} from './helpers.js'
+
+describe('report model (fixture iops-file-short)', () => {
+  const run = loadRun(FIXTURE)
+  const model: ReportModel = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT})
+
+  it('matches the golden model', () => {
+    expectGolden('model.json', model)
+  })
+
+  it('is deterministic and does not depend on where the run directory is', () => {
+    const again = buildReportModel({...run, rawFiles: run.rawFiles, generatedAt: GENERATED_AT})
+    expect(again).to.deep.equal(model)
+    expect(JSON.stringify(model)).not.to.include(run.runDir)
+  })
+
+  it('has the IOPS page list, numbered n of N, with "Plot A.n" captions', () => {
+    const titles = model.pages.map(p => p.title)
+    expect(titles.slice(0, 10)).to.deep.equal([
+      'IOPS Test - Summary',
+      'IOPS Steady State Convergence Plot - All Block Sizes',
+      'IOPS Steady State Measurement Window',
+      'IOPS Steady State Measurement Window - RND 4KiB R/W 0/100',
+      'IOPS Steady State Measurement Window - RND 64KiB R/W 65/35',
+      'IOPS Steady State Measurement Window - RND 1024KiB R/W 100/0',
+      'IOPS - All RW Mix & BS - Tabular Data',
+      'IOPS - All RW Mix & BS - 2D Plot',
+      'IOPS - All RW Mix & BS - 3D Columns',
+      'Bandwidth & Response Time - All RW Mix & BS - Tabular Data',
+    ])
+    const appendix = Math.ceil(674 / APPENDIX_ROWS_PER_PAGE)
+    expect(model.pages).to.have.length(10 + appendix)
+    expect(model.pages[2].caption).to.equal('Plot A.2 - IOPS Steady State Measurement Window')
+    expect(model.pages[9].caption).to.match(/^Plot A\.9 - /)
+    model.pages.forEach((p, i) => expect(p.pageLabel).to.equal(`Page ${i + 1} of ${model.pages.length}`))
+    const files = model.pages.flatMap(p => p.appendix?.files ?? [])
+    expect(files).to.have.length(674)
+    expect(files[0]).to.deep.include({path: 'raw/round-01/01-rw100-bs1024k.fio'})
+    expect(files.every(f => /^[0-9a-f]{64}$/.test(f.sha256))).to.equal(true)
+  })
+
+  it('header: NOT ACHIEVED, non-compliant with reasons, window 2-6, fio version', () => {
+    const h = model.header
+    expect(h.title).to.equal('IOPS Test - Report Page')
+    expect(h.revision).to.equal('PTS 2.0.2')
+    expect(h.steadyState).to.equal('Rounds 2-6 (NOT ACHIEVED)')
+    expect(h.compliant).to.equal(false)
+    expect(h.reasons).to.include('no purge')
+    expect(h.device.find(d => d.label === 'S/N')?.value).to.equal('none')
+    expect(h.platform.find(d => d.label === 'Test SW')?.value).to.include('fio-3.33')
+    expect(h.setup.find(d => d.label === 'Pre Condition 1')?.value).to.equal('SEQ 128KiB W')
+  })
+
+  it('reads headline numbers and the matrix from the window averages, without recomputing', () => {
+    const w = (rp: number, bs: number) => run.results.windowAverages.find(x => x.readPct === rp && x.blockSizeBytes === bs)!
+    const headline = model.pages[0].summary!.headline
+    expect(headline[0].value).to.equal(`${fmtIops(w(100, 4096).iops)} IOPS`)
+    expect(headline[1].value).to.equal(`${fmtIops(w(0, 4096).iops)} IOPS`)
+    expect(headline[2].value).to.equal(`${fmtIops(w(65, 65536).iops)} IOPS`)
+    expect(headline[3].value).to.equal(`${fmtMBps(w(100, 1048576).bwBytesPerSec)} MB/s`)
+    const table = model.pages[6].tables[0]
+    expect(table.columns).to.deep.equal(['Block Size', '0/100', '5/95', '35/65', '50/50', '65/35', '95/5', '100/0'])
+    expect(table.rows.map(r => r.label)).to.deep.equal(['0.5KiB', '4KiB', '8KiB', '16KiB', '32KiB', '64KiB', '128KiB', '1024KiB'])
+    expect(table.rows[1].cells[0]).to.equal(fmtIops(w(0, 4096).iops))
+  })
+
+  it('determination data as in digest B §3.2, from results.json', () => {
+    const d = model.data.determinations[0]
+    const v = run.results.steadyState.variables[0]
+    const row = (l: string) => d.rows.find(r => r.label.startsWith(l))!.value
+    expect(row('Average')).to.equal('38,788.060 IOPS')
+    expect(row('Allowed Max Data Excursion')).to.equal('7,757.612 IOPS')
+    expect(row('Measured Max Data Excursion')).to.equal('18,238.806 IOPS (FAIL)')
+    expect(row('Least Squares Linear Fit Formula')).to.equal(fitFormula(v.slope, v.intercept))
+    expect(fitFormula(-6.4, 11746)).to.equal('-6.400 * R + 11746.000')
+    expect(fitFormula(2, -3.5)).to.equal('2.000 * R - 3.500')
+  })
+
+  it('formats: IOPS integers with separators, MB/s 2 decimals, ms 3 decimals', () => {
+    expect(fmtIops(38788.0597)).to.equal('38,788')
+    expect(fmtMBps(673769563)).to.equal('673.77')
+    expect(fmtMs(25978252.67)).to.equal('25.978')
+  })
+
+  describe('chart specs', () => {
+    const specs = buildChartSpecs(model)
+    it('one spec per chart page', () => {
+      const ids = model.pages.map(p => p.chart).filter((c): c is string => c !== null)
+      expect(Object.keys(specs).sort()).to.deep.equal([...ids].sort())
+    })
+    for (const id of ['convergence', 'measurement-window', 'window-rnd-4k-w', 'window-rnd-64k-rw65', 'window-rnd-1024k-r', 'iops-2d', 'iops-matrix']) {
+      it(`${id} matches its golden`, () => {
+        expect(specs).to.have.property(id)
+        expectGolden(`charts/${id}.vl.json`, specs[id])
+      })
+    }
+  })
+
+  it('CSV: one row per (round, mix, block size), a blank line, then the window averages', () => {
+    const lines = reportCsv(run.results).split('\n')
+    expect(lines[0]).to.equal('round,read_pct,block_size_bytes,iops,mb_per_s,lat_mean_ms,lat_max_ms')
+    expect(lines[1]).to.equal('1,100,1048576,1065.420561,1117.174429,14.52875,31.771324')
+    expect(lines[1 + 6 * 56]).to.equal('')
+    expect(lines[2 + 6 * 56]).to.match(/^window_from_round,/)
+    expect(lines[3 + 6 * 56]).to.match(/^2,6,not-achieved,100,1048576,642\.557,/)
+    expect(lines).to.have.length(6 * 56 + 3 + 56 + 1)
+  })
+})
