@@ -91,6 +91,16 @@ export async function renderReport(runDir: string, opts: RenderOptions): Promise
     }
   }
 
+  if (paths.pdf) {
+    // Fail before any work or write when Chromium is not there (exit 7, nothing written).
+    const {chromiumPath} = await import('./pdf.js')
+    const chromium = chromiumPath()
+    if (!existsSync(chromium)) {
+      throw new PtsError(`Cannot start Chromium at ${chromium}: no such file`, EXIT.report,
+        'install it: apt-get install -y chromium fonts-dejavu-core; or set CHROMIUM_PATH to a Chromium binary; `--format html` needs no Chromium')
+    }
+  }
+
   const model = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles,
     generatedAt: opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')})
   const files: string[] = []

@@ -113,7 +113,7 @@ describe('report model (fixture iops-file-short)', () => {
     expect(lines[1]).to.equal('1,100,1048576,1065.420561,1117.174429,14.52875,31.771324')
     expect(lines[1 + 6 * 56]).to.equal('')
     expect(lines[2 + 6 * 56]).to.match(/^window_from_round,/)
-    expect(lines[3 + 6 * 56]).to.match(/^2,6,not-achieved,100,1048576,642\.557,/)
+    expect(lines[3 + 6 * 56]).to.match(/^2,6,not-achieved,100,1048576,642\.556728,/)
     expect(lines).to.have.length(6 * 56 + 3 + 56 + 1)
   })
 })
