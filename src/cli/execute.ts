@@ -6,16 +6,17 @@ import {findFio} from '../engine/fio.js'
 import {hostFacts, toolVersion} from '../host.js'
 import {Progress} from '../progress.js'
 import {runTest, type RunSummary} from '../run/run-test.js'
+import {EXIT} from '../errors.js'
 import type {Prepared} from './prepare.js'
 
-export async function execute(p: Prepared, runDir: string, argv: string[], quiet: boolean): Promise<RunSummary> {
+export async function execute(p: Prepared, runDir: string, argv: string[], quiet: boolean): Promise<RunSummary & {report: RunReport}> {
   const fio = findFio() // before anything is written: a missing fio changes nothing
   if (p.refusals.length > 0) {
     throw new UnsafeTargetError(p.target.kind === 'file' ? `file:${p.target.path}` : p.target.path, p.refusals, 'nothing was written')
   }
   prepareFileTarget(p.target)
   const dir = resolve(runDir)
-  return runTest({
+  const summary = await runTest({
     plan: p.plan,
     target: p.target,
     fio,
@@ -26,15 +27,43 @@ export async function execute(p: Prepared, runDir: string, argv: string[], quiet
     host: hostFacts(),
     progress: new Progress(process.stderr, quiet, 10),
   })
+  return {...summary, report: await reportAfterRun(dir, quiet)}
 }
 
-export function summaryText(s: RunSummary): string {
+export interface RunReport {
+  files: string[]
+  error: string | null
+}
+
+/**
+ * The run ends with its report (built from the stored files, like `pts report`). A report
+ * failure never loses the results: the message says how to render it again.
+ */
+export async function reportAfterRun(dir: string, quiet: boolean): Promise<RunReport> {
+  if (!quiet) process.stderr.write('Rendering the report (report.pdf, report.html)...\n')
+  try {
+    const {renderReport} = await import('../report/index.js')
+    const {files} = await renderReport(dir, {formats: ['pdf', 'html']})
+    return {files, error: null}
+  } catch (error) {
+    const message = `the report could not be rendered: ${(error as Error).message}. The results are kept in ${dir}; render the report again with: pts report ${dir}`
+    return {files: [], error: message}
+  }
+}
+
+/** Exit code of a finished run: 0, or 7 when only the report failed. */
+export function exitFor(s: {report: RunReport}): number {
+  return s.report.error ? EXIT.report : EXIT.ok
+}
+
+export function summaryText(s: RunSummary & {report: RunReport}): string {
   const lines = [
     `Run ${s.runId}: ${s.status}`,
     `Steady state: ${s.verdict === 'steady' ? `reached, window rounds ${s.window.fromRound}-${s.window.toRound}` : s.verdict === 'not-achieved' ? `NOT ACHIEVED (window rounds ${s.window.fromRound}-${s.window.toRound})` : 'pending'}`,
     ...s.tracking.map(t => `  ${t.label}: window average ${t.windowAverage === null ? '-' : Math.round(t.windowAverage)}${t.steady === null ? '' : t.steady ? ' (steady)' : ' (not steady)'}`),
     `Compliance: ${s.compliant ? 'compliant' : `NON-COMPLIANT (${s.nonCompliantReasons.join('; ')})`}`,
     `Results: ${s.files.results}`,
+    ...(s.report.error ? [`Report: FAILED: ${s.report.error}`] : s.report.files.map(f => `Report: ${f}`)),
   ]
   return lines.join('\n')
 }

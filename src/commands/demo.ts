@@ -2,13 +2,13 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base.js'
 import {defaultRunDir} from '../cli/options.js'
 import {prepare} from '../cli/prepare.js'
-import {execute, summaryText} from '../cli/execute.js'
+import {execute, exitFor, summaryText} from '../cli/execute.js'
 
 export const DEMO_TARGET = 'reports/demo/demo.img'
 
 export default class Demo extends BaseCommand {
   static summary = 'Run the IOPS test on a built-in 1 GiB file target with short points (real fio, real data).'
-  static description = `Creates a sparse 1 GiB file ${DEMO_TARGET}, runs the PTS 2.0.2 enterprise IOPS test on it with 1-second test points and at most 6 rounds, and writes the results under reports/demo/. About 6 minutes on a 2-core machine. The run is marked non-compliant (file target, short points, few rounds, no purge).`
+  static description = `Creates a sparse 1 GiB file ${DEMO_TARGET}, runs the PTS 2.0.2 enterprise IOPS test on it with 1-second test points and at most 6 rounds, and writes the results and the report (report.pdf, report.html) under reports/demo/. About 6 minutes on a 2-core machine. The run is marked non-compliant (file target, short points, few rounds, no purge).`
   static examples = ['<%= config.bin %> demo']
   static flags = {
     'point-seconds': Flags.string({description: 'seconds per test point', default: '1'}),
@@ -26,6 +26,7 @@ export default class Demo extends BaseCommand {
     const runDir = flags.out ?? defaultRunDir(new Date(), 'iops', 'demo').replace(/^reports\//, 'reports/demo/')
     const summary = await execute(prepared, runDir, ['pts', 'demo', ...this.argv], false)
     if (!this.jsonEnabled()) this.log(summaryText(summary))
+    process.exitCode = exitFor(summary)
     return summary
   }
 }

@@ -25,5 +25,9 @@ describe('pts run iops on a file target (real fio)', function () {
     // progress went to stderr, stdout is only the JSON summary
     expect(r.stderr).to.match(/WDPC \| round 1\/6 \| point \d+\/56/)
     expect(r.stderr).to.match(/ETA/)
+    // the run ends with its report, built from the stored files
+    expect(summary.report.error).to.equal(null)
+    expect(summary.report.files.map((f: string) => f.split('/').pop()).sort()).to.deep.equal(['report.html', 'report.pdf'])
+    expect(statSync(join(out, 'report.pdf')).size).to.be.greaterThan(10_000)
   })
 })
