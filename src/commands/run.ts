@@ -5,7 +5,7 @@ import {execute, exitFor, summaryText} from '../cli/execute.js'
 
 export default class Run extends BaseCommand {
   static summary = 'Run a PTS test against a block device or a file, to steady state.'
-  static description = `Purges the target, runs WIPC (SEQ 128 KiB writes of --wipc-multiple x the ActiveRange), then WDPC rounds in the spec's loop order until the steady-state criteria hold in a 5-round window or the round limit is reached. Writes manifest.json, results.json (after every test point) and raw/ (every fio job and JSON output) into the run directory, and ends by rendering report.pdf and report.html from those files (if only the report fails, the exit code is 7 and `pts report <run-dir>` renders it again). Progress goes to stderr.
+  static description = `Purges the target, runs WIPC (SEQ 128 KiB writes of --wipc-multiple x the ActiveRange), then WDPC rounds in the spec's loop order until the steady-state criteria hold in a 5-round window or the round limit is reached. Writes manifest.json, results.json (after every test point) and raw/ (every fio job and JSON output) into the run directory, and ends by rendering report.pdf and report.html from those files (if only the report fails, the exit code is 7 and "pts report <run-dir>" renders it again). Progress goes to stderr.
 
 A block device is written only when it is not mounted, not swap, holds no partitions, has no holders, and --yes-destroy-data names its serial or path. A file: target is always non-compliant.`
   static examples = [

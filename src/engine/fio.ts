@@ -76,6 +76,13 @@ export class FioEngine {
   private readonly live = new Set<StartedJob>()
   private readonly holders = new Set<ChildProcess>()
 
+  /** Called with the live fio and gate-holder pids whenever they change (recorded in lock.json). */
+  onProcesses: (p: {gateDir: string; fio: number[]; holders: number[]}) => void = () => {}
+
+  private changed(): void {
+    this.onProcesses({gateDir: this.gateDir, fio: [...this.live].map(j => j.pid), holders: [...this.holders].map(h => h.pid ?? -1)})
+  }
+
   constructor(readonly fioPath: string) {
     this.gateDir = mkdtempSync(join(tmpdir(), 'pts-gate-'))
     const script = join(this.gateDir, 'gate.sh')
@@ -101,6 +108,7 @@ export class FioEngine {
     const holder = spawn('sh', ['-c', 'exec 9>"$1"; flock -x 9; echo locked; exec sleep 2147483647', 'sh', gate], {stdio: ['ignore', 'pipe', 'ignore']})
     this.holders.add(holder)
     holder.on('exit', () => this.holders.delete(holder))
+    this.changed()
     await new Promise<void>((resolve, reject) => {
       holder.stdout!.once('data', () => resolve())
       holder.once('error', reject)
@@ -175,7 +183,8 @@ export class FioEngine {
       },
     }
     this.live.add(job)
-    void exited.then(() => this.live.delete(job))
+    this.changed()
+    void exited.then(() => { this.live.delete(job); this.changed() })
     return job
   }
 
