@@ -3,6 +3,7 @@
  * rounds in the spec's loop order until steady state or the round limit (digest B §4).
  * results.json is rewritten (atomically) after every test point; manifest.json at every phase.
  */
+import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {FioFailedError, PtsError, EXIT} from '../errors.js'
 import {FioEngine, type StartedJob} from '../engine/fio.js'
@@ -11,6 +12,7 @@ import {FioOutputError, parseFioJson} from '../engine/parse.js'
 import {pointSeed, type Plan, type TestPoint} from '../spec/expand.js'
 import {conclude} from '../store/results.js'
 import {RunStore} from '../store/run-store.js'
+import {RunLock} from '../store/lock.js'
 import type {PointResult, RunManifest, RunResults} from '../store/types.js'
 import {discardDevice, type ResolvedTarget} from '../device/target.js'
 import {Progress} from '../progress.js'
@@ -18,8 +20,18 @@ import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 
 export class InterruptedError extends PtsError {
   constructor(signal: string, runDir: string) {
-    super(`interrupted by ${signal}; every completed test point is kept in ${runDir}`, EXIT.interrupted)
+    super(`interrupted by ${signal}; every completed test point is kept in ${runDir}`, EXIT.interrupted, `resume with: pts resume ${runDir}`)
   }
+}
+
+/** A stored run to continue (pts resume). */
+export interface ResumeState {
+  manifest: RunManifest
+  results: RunResults
+  /** Discard everything measured and start again from the purge (a clean, compliant run). */
+  restartFromPurge: boolean
+  /** What happened, for the deviation text and the event log. */
+  interruption: {lastActivityAt: string; status: string; leftovers: string[]}
 }
 
 export interface RunInputs {
@@ -32,6 +44,7 @@ export interface RunInputs {
   toolVersion: string
   host: RunManifest['host']
   progress: Progress
+  resume?: ResumeState
 }
 
 export interface RunSummary {
@@ -153,17 +166,35 @@ export function summarize(runDir: string, m: RunManifest, r: RunResults, pointsP
 
 export async function runTest(inp: RunInputs): Promise<RunSummary> {
   const {plan, progress} = inp
-  const store = RunStore.create(inp.runDir)
-  const manifest = initialManifest(inp)
-  const results = initialResults(inp)
+  const store = inp.resume ? new RunStore(inp.runDir) : RunStore.create(inp.runDir)
+  let lock: RunLock
+  try {
+    lock = RunLock.acquire(inp.runDir, inp.target.path, `${inp.target.kind}-${inp.target.path}`)
+  } catch (error) {
+    if (!inp.resume) rmSync(inp.runDir, {recursive: true, force: true}) // just created, still empty
+    throw error
+  }
+  const manifest = inp.resume ? inp.resume.manifest : initialManifest(inp)
+  const results = inp.resume ? inp.resume.results : initialResults(inp)
   const event = (name: string, detail: string) => {
     manifest.events.push({at: iso(new Date()), event: name, detail})
     store.saveManifest(manifest)
   }
-  store.saveResults(results)
-  event('start', `${plan.spec.id} ${plan.spec.revision} ${plan.options.profile} on ${inp.target.kind === 'file' ? 'file:' : ''}${inp.target.path}`)
+  if (inp.resume) {
+    prepareResume(store, manifest, results, inp.resume, plan.points.length)
+    if (inp.resume.restartFromPurge) {
+      manifest.compliance = {...plan.compliance, reasons: [...plan.compliance.reasons]}
+      manifest.deviations = [...plan.deviations]
+    }
+    store.saveResults(results)
+    event('resume', `${inp.argv.join(' ')}; ${inp.resume.restartFromPurge ? 'restarting from the purge' : `continuing from ${results.wipc ? `round ${results.rounds.length + 1}` : 'WIPC'}`}${inp.resume.interruption.leftovers.length ? `; ${inp.resume.interruption.leftovers.join('; ')}` : ''}`)
+  } else {
+    store.saveResults(results)
+    event('start', `${plan.spec.id} ${plan.spec.revision} ${plan.options.profile} on ${inp.target.kind === 'file' ? 'file:' : ''}${inp.target.path}`)
+  }
 
   const engine = new FioEngine(inp.fio.path)
+  engine.onProcesses = p => lock.update(p)
   let interrupted: string | null = null
   const live = new Set<StartedJob>()
   const onSignal = (sig: NodeJS.Signals) => {
@@ -187,8 +218,11 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
 
   try {
     // 1. Purge (digest Part A 8). Interim methods only; both are disclosed deviations.
-    results.purge.startedAt = iso(new Date())
-    if (plan.purge.method === 'discard') {
+    const purged = results.purge.finishedAt !== null && results.purge.status !== 'failed'
+    if (!purged) results.purge.startedAt = iso(new Date())
+    if (purged) {
+      // resumed after the purge: nothing to do
+    } else if (plan.purge.method === 'discard') {
       progress.update({phase: `purge: blkdiscard ${inp.target.path}`}, true)
       const d = discardDevice(inp.target.path)
       results.purge.detail = d.detail
@@ -200,9 +234,11 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     } else {
       results.purge.detail = 'none: the target is a regular file'
     }
-    results.purge.finishedAt = iso(new Date())
-    store.saveResults(results)
-    event('purge', `${results.purge.method}: ${results.purge.detail}`)
+    if (!purged) {
+      results.purge.finishedAt = iso(new Date())
+      store.saveResults(results)
+      event('purge', `${results.purge.method}: ${results.purge.detail}`)
+    }
 
     // 2. WIPC and 3. WDPC rounds, as one pipeline of fio jobs with no idle gap between points.
     const n = plan.points.length
@@ -252,8 +288,17 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     // Jobs are started LOOKAHEAD ahead of the running one, so each has finished its setup
     // (fork, open, buffer allocation; slow on a loaded 2-core host) before it is released.
     const LOOKAHEAD = 2
-    let step: Step = {seq: 0, kind: 'wipc'}
-    progress.update({phase: `WIPC: SEQ ${blockSizeLabel(plan.wipc.blockSizeBytes)} writes, ${formatBytes(plan.wipc.totalBytes)} (${plan.options.wipcMultiple}x ActiveRange), TC ${plan.options.threadCount}/QD ${plan.options.queueDepth}`}, true)
+    // Where to start: WIPC, or (resumed) the round after the last complete one.
+    const doneRounds = results.rounds.length
+    if (results.wipc !== null) {
+      Object.assign(results, conclude(results, plan.spec, n, false))
+      if (results.evaluations.at(-1)?.status === 'steady' || !mayStartRound(doneRounds + 1)) {
+        finish('complete', null)
+        return summarize(inp.runDir, manifest, results, n)
+      }
+    }
+    let step: Step = results.wipc === null ? {seq: 0, kind: 'wipc'} : {seq: 0, kind: 'point', round: doneRounds + 1, point: plan.points[0]}
+    if (step.kind === 'wipc') progress.update({phase: `WIPC: SEQ ${blockSizeLabel(plan.wipc.blockSizeBytes)} writes, ${formatBytes(plan.wipc.totalBytes)} (${plan.options.wipcMultiple}x ActiveRange), TC ${plan.options.threadCount}/QD ${plan.options.queueDepth}`}, true)
     let current = await launch(step, false)
     const queue: Array<{step: Step; job: StartedJob}> = []
     const cancelQueued = async () => { for (const q of queue.splice(0)) await q.job.cancel() }
@@ -368,7 +413,67 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     await engine.close()
+    lock.release()
     progress.done()
   }
   return summarize(inp.runDir, manifest, results, plan.points.length)
+}
+
+/**
+ * Prepare a stored run for resumption (issue 4 item 5): the round that was cut is discarded and
+ * re-run from its start (its raw files are kept under raw/cut-<time>/ for the audit trail); with
+ * restartFromPurge everything measured is set aside and the run starts over, compliant again.
+ * Otherwise the interruption is a recorded deviation (idle time changes what the drive does).
+ */
+export function prepareResume(store: RunStore, manifest: RunManifest, results: RunResults, r: ResumeState, pointsPerRound: number): void {
+  const now = new Date()
+  const cutDir = `raw/cut-${now.toISOString().replace(/[:.]/g, '')}`
+  const setAside = (rel: string) => {
+    if (!existsSync(store.path(rel))) return
+    mkdirSync(store.path(cutDir), {recursive: true})
+    renameSync(store.path(rel), store.path(`${cutDir}/${rel.replace(/^raw\//, '')}`))
+  }
+  // Unfinished fio outputs of the killed run are never measurements.
+  const dropPartials = (dir: string) => {
+    if (!existsSync(store.path(dir))) return
+    for (const f of readdirSync(store.path(dir), {withFileTypes: true})) {
+      if (f.isDirectory()) dropPartials(`${dir}/${f.name}`)
+      else if (f.name.endsWith('.partial') || f.name.endsWith('.tmp')) rmSync(store.path(`${dir}/${f.name}`), {force: true})
+    }
+  }
+  dropPartials('raw')
+  for (const f of readdirSync(store.dir)) if (f.endsWith('.tmp')) rmSync(store.path(f), {force: true})
+  const pad2 = (x: number) => String(x).padStart(2, '0')
+  const idleSec = Math.max(0, (now.getTime() - Date.parse(r.interruption.lastActivityAt)) / 1000)
+  if (r.restartFromPurge) {
+    for (const round of results.rounds) setAside(`raw/round-${pad2(round.round)}`)
+    if (results.wipc) { setAside('raw/wipc.fio'); setAside('raw/wipc.json') }
+    // any round directory of a cut round that never reached results.json
+    for (const d of readdirSync(store.path('raw'))) if (/^round-\d+$/.test(d)) setAside(`raw/${d}`)
+    results.rounds = []
+    results.wipc = null
+    results.purge = {...results.purge, status: 'skipped', startedAt: null, finishedAt: null, detail: ''}
+  } else {
+    const complete = results.rounds.filter(x => x.finishedAt !== null && x.points.length === pointsPerRound)
+    const cut = results.rounds.filter(x => !complete.includes(x))
+    results.rounds = complete
+    for (const d of readdirSync(store.path('raw'))) {
+      const m = /^round-(\d+)$/.exec(d)
+      if (m && !complete.some(x => x.round === Number(m[1]))) setAside(`raw/${d}`)
+    }
+    if (!results.wipc) { setAside('raw/wipc.fio'); setAside('raw/wipc.json') }
+    const where = results.wipc ? `round ${complete.length + 1} re-run from its start${cut.length ? ` (${cut[0].points.length} points of the cut round set aside in ${cutDir})` : ''}` : 'WIPC re-run'
+    const deviation = `run ${r.interruption.status === 'running' ? 'crashed or was killed' : r.interruption.status} after ${r.interruption.lastActivityAt}; resumed ${now.toISOString()} after ${Math.round(idleSec)} s idle; ${where}`
+    manifest.deviations.push(deviation)
+    const reason = 'the run was interrupted and resumed (idle time between rounds)'
+    if (!manifest.compliance.reasons.includes(reason)) manifest.compliance.reasons.push(reason)
+    manifest.compliance.compliant = false
+  }
+  results.status = 'running'
+  results.steadyState = {verdict: 'pending', fromRound: null, toRound: null, variables: []}
+  results.windowAverages = []
+  manifest.status = 'running'
+  manifest.finishedAt = null
+  manifest.error = null
+  manifest.pid = process.pid
 }

@@ -1,0 +1,93 @@
+import {Args, Flags} from '@oclif/core'
+import {existsSync, readFileSync} from 'node:fs'
+import {join, resolve} from 'node:path'
+import {BaseCommand} from '../cli/base.js'
+import {exitFor, reportAfterRun, summaryText} from '../cli/execute.js'
+import {InvalidDataError, RunDirError, UnsafeTargetError, UsageError} from '../errors.js'
+import {findFio} from '../engine/fio.js'
+import {blockDeviceRefusals} from '../device/safety.js'
+import {parseTarget, resolveTarget} from '../device/target.js'
+import {hostFacts, toolVersion} from '../host.js'
+import {Progress} from '../progress.js'
+import {runTest} from '../run/run-test.js'
+import {expandPlan} from '../spec/expand.js'
+import {loadSpec} from '../spec/load.js'
+import type {ProfileId, Revision} from '../spec/types.js'
+import {endLeftovers, liveHolder} from '../store/lock.js'
+import type {RunManifest, RunResults} from '../store/types.js'
+import {assertValid} from '../validate.js'
+
+function readJson<T>(dir: string, name: string, schema: 'run-result.schema.json' | 'run-manifest.schema.json'): T {
+  const path = join(dir, name)
+  if (!existsSync(path)) throw new RunDirError(`${path} is missing: ${dir} is not a complete pts run directory`, 'pass the directory that pts run created (it holds manifest.json and results.json)')
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new InvalidDataError(path, [{pointer: '', message: `is not valid JSON (${(error as Error).message})`}], name)
+  }
+  return assertValid<T>(schema, data, path, name)
+}
+
+export default class Resume extends BaseCommand {
+  static summary = 'Continue an interrupted run (after a crash, a reboot or Ctrl-C).'
+  static description = `Continues a run from its stored state: completed rounds are kept, the round that was cut is re-run from its start (the points it had are set aside under raw/cut-<time>/), and the interruption (when, how long idle) is a recorded deviation shown in the report. With --restart-from purge everything measured is set aside and the run starts again from the purge: a clean, compliant run.
+
+Before touching the device, resume ends any fio process that a killed pts left running (found by the pids recorded in lock.json), refuses while another pts holds the run or the device, and refuses when the device identity (serial, capacity) differs from the manifest.`
+  static examples = [
+    '<%= config.bin %> resume reports/2026-12-01T101500Z-iops-nvme1n1',
+    '<%= config.bin %> resume reports/2026-12-01T101500Z-iops-nvme1n1 --restart-from purge',
+  ]
+  static args = {runDir: Args.string({description: 'run directory written by pts run', required: true})}
+  static flags = {
+    'restart-from': Flags.string({description: 'start again from this phase instead of continuing', options: ['purge']}),
+  }
+
+  async run(): Promise<unknown> {
+    const {args, flags} = await this.parse(Resume)
+    const dir = resolve(args.runDir)
+    if (!existsSync(dir)) throw new RunDirError(`run directory ${dir} does not exist`)
+    const manifest = readJson<RunManifest>(dir, 'manifest.json', 'run-manifest.schema.json')
+    const results = readJson<RunResults>(dir, 'results.json', 'run-result.schema.json')
+    const holder = liveHolder(join(dir, 'lock.json'))
+    if (holder) throw new RunDirError(`the run in ${dir} is still in progress (pts pid ${holder.pid})`, 'wait for it, or stop it with Ctrl-C / kill, then resume')
+    if (results.status === 'complete' && !flags['restart-from']) {
+      throw new UsageError(`the run in ${dir} is already complete; there is nothing to resume`, `render its report with: pts report ${dir}`)
+    }
+    const fio = findFio()
+
+    // The device must be the same one (digest Part A 11: identity is part of the provenance).
+    const t = manifest.target
+    const target = resolveTarget(parseTarget(t.kind === 'file' ? `file:${t.path}` : t.path), null)
+    const id = target.identity
+    const was = t.identity
+    const diffs: string[] = []
+    if (target.sizeBytes !== t.sizeBytes) diffs.push(`capacity is ${target.sizeBytes} bytes, the run was on ${t.sizeBytes}`)
+    if ((id.serial ?? '') !== (was.serial ?? '')) diffs.push(`serial is ${id.serial ?? 'none'}, the run was on ${was.serial ?? 'none'}`)
+    if ((id.model ?? '') !== (was.model ?? '')) diffs.push(`model is ${id.model ?? 'none'}, the run was on ${was.model ?? 'none'}`)
+    if (diffs.length > 0) throw new UnsafeTargetError(t.path, [`this is not the device of the run: ${diffs.join('; ')}`], 'nothing was written')
+    if (target.facts) {
+      const refusals = blockDeviceRefusals(target.facts)
+      if (refusals.length > 0) throw new UnsafeTargetError(t.path, refusals, 'nothing was written')
+    }
+
+    const leftovers = await endLeftovers(dir)
+    const spec = loadSpec(results.test, results.revision)
+    const p = results.parameters
+    const plan = expandPlan(spec, {
+      revision: results.revision as Revision, profile: results.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
+      pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState, wipcMultiple: p.wipcMultiple, ioengine: p.ioengine, seed: p.seed,
+    }, {kind: target.kind, path: target.path, sizeBytes: target.sizeBytes, logicalSectorBytes: target.identity.logicalSectorBytes})
+    const lastPoint = results.rounds.flatMap(r => r.points).at(-1)
+    const lastActivityAt = [lastPoint?.finishedAt, results.wipc?.finishedAt, manifest.events.at(-1)?.at].filter((x): x is string => Boolean(x)).sort().at(-1) ?? manifest.createdAt
+    const summary = await runTest({
+      plan, target, fio, runId: manifest.runId, runDir: dir, argv: ['pts', 'resume', ...this.argv], toolVersion: toolVersion(), host: hostFacts(),
+      progress: new Progress(process.stderr, false, 10),
+      resume: {manifest, results, restartFromPurge: flags['restart-from'] === 'purge', interruption: {lastActivityAt, status: results.status, leftovers}},
+    })
+    const withReport = {...summary, report: await reportAfterRun(dir, false)}
+    if (!this.jsonEnabled()) this.log(summaryText(withReport))
+    process.exitCode = exitFor(withReport)
+    return withReport
+  }
+}

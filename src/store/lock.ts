@@ -1,0 +1,139 @@
+/**
+ * Locks (I/O): a run holds its run directory (lock.json inside it) and its device (a lock file
+ * under /run/lock/pts, or the temp folder). A lock whose process is gone is stale and can be
+ * taken over; lock.json also records the fio and gate processes of the run, so `pts resume` can
+ * end fio processes that outlived a killed pts before anything else touches the device.
+ */
+import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, openSync, closeSync, unlinkSync, accessSync, constants} from 'node:fs'
+import {hostname, tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {EXIT, PtsError} from '../errors.js'
+import {writeJsonAtomic} from './atomic.js'
+
+export interface LockInfo {
+  pid: number
+  host: string
+  runDir: string
+  device: string
+  startedAt: string
+  gateDir: string | null
+  fio: number[]
+  holders: number[]
+}
+
+/** Is `pid` a live process whose command line contains `match`? */
+export function processAlive(pid: number, match?: string): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
+  }
+  if (!match) return true
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').includes(match)
+  } catch { return false }
+}
+
+function lockDir(): string {
+  for (const d of ['/run/lock/pts', join(tmpdir(), 'pts-locks')]) {
+    try {
+      mkdirSync(d, {recursive: true})
+      accessSync(d, constants.W_OK)
+      return d
+    } catch { /* next */ }
+  }
+  return tmpdir()
+}
+
+export function deviceLockPath(deviceKey: string): string {
+  return join(lockDir(), `${deviceKey.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`)
+}
+
+export function readLock(path: string): LockInfo | null {
+  try { return JSON.parse(readFileSync(path, 'utf8')) as LockInfo } catch { return null }
+}
+
+/** A lock file held by a live pts process on this host. */
+export function liveHolder(path: string): LockInfo | null {
+  const l = readLock(path)
+  return l && l.host === hostname() && l.pid !== process.pid && processAlive(l.pid) ? l : null
+}
+
+function createExclusive(path: string, info: LockInfo): boolean {
+  try {
+    const fd = openSync(path, 'wx')
+    writeFileSync(fd, JSON.stringify(info, null, 2))
+    closeSync(fd)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  }
+}
+
+export class RunLock {
+  private constructor(readonly runLockPath: string, readonly deviceLockPath: string, private info: LockInfo) {}
+
+  static acquire(runDir: string, device: string, deviceKey: string): RunLock {
+    const info: LockInfo = {pid: process.pid, host: hostname(), runDir, device, startedAt: new Date().toISOString(), gateDir: null, fio: [], holders: []}
+    const devPath = deviceLockPath(deviceKey)
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (createExclusive(devPath, info)) break
+      const holder = liveHolder(devPath)
+      if (holder) {
+        throw new PtsError(`${device} is in use by another pts run (pid ${holder.pid}, run directory ${holder.runDir})`, EXIT.unsafeTarget, 'wait for that run to finish, or stop it (Ctrl-C) and resume it later')
+      }
+      try { unlinkSync(devPath) } catch { /* raced */ } // stale: its process is gone
+      if (attempt === 1) throw new PtsError(`cannot take the device lock ${devPath}`, EXIT.unsafeTarget)
+    }
+    const runPath = join(runDir, 'lock.json')
+    const runHolder = existsSync(runPath) ? liveHolder(runPath) : null
+    if (runHolder) {
+      try { unlinkSync(devPath) } catch { /* ignore */ }
+      throw new PtsError(`run directory ${runDir} is in use by pts pid ${runHolder.pid}`, EXIT.runDir, 'wait for it to finish')
+    }
+    writeJsonAtomic(runPath, info)
+    return new RunLock(runPath, devPath, info)
+  }
+
+  /** Record the processes of the run (called when fio and gate processes start or end). */
+  update(p: Partial<Pick<LockInfo, 'gateDir' | 'fio' | 'holders'>>): void {
+    this.info = {...this.info, ...p}
+    try { writeJsonAtomic(this.runLockPath, this.info) } catch { /* best effort: the run goes on */ }
+  }
+
+  release(): void {
+    for (const p of [this.runLockPath, this.deviceLockPath]) {
+      const l = readLock(p)
+      if (l && l.pid === process.pid) rmSync(p, {force: true})
+    }
+  }
+}
+
+/**
+ * After a crash: end the fio and gate processes that a dead pts left behind (by their recorded
+ * pids, checked against their command lines), and remove its gate folder. Returns what it did.
+ */
+export async function endLeftovers(runDir: string): Promise<string[]> {
+  const l = readLock(join(runDir, 'lock.json'))
+  if (!l) return []
+  const done: string[] = []
+  for (const pid of l.fio) {
+    if (processAlive(pid, 'fio')) {
+      try { process.kill(-pid, 'SIGKILL') } catch { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
+      done.push(`ended fio pid ${pid} left running by pts pid ${l.pid}`)
+    }
+  }
+  for (const pid of l.holders) {
+    if (processAlive(pid, 'sleep')) {
+      try { process.kill(pid, 'SIGKILL') } catch { /* gone */ }
+    }
+  }
+  // wait until the killed fio processes are really gone before the device is touched again
+  const deadline = Date.now() + 30_000
+  while (l.fio.some(pid => processAlive(pid, 'fio')) && Date.now() < deadline) await new Promise(r => setTimeout(r, 50))
+  if (l.fio.some(pid => processAlive(pid, 'fio'))) throw new PtsError(`fio processes ${l.fio.join(', ')} of the previous pts did not end`, EXIT.runDir, 'end them (kill -9) and resume again')
+  if (l.gateDir && l.gateDir.includes('pts-gate-')) rmSync(l.gateDir, {recursive: true, force: true})
+  return done
+}
