@@ -126,8 +126,12 @@ async function roundProcessPerPoint(jobs: string[]): Promise<Gaps> {
 async function roundStonewall(jobs: string[]): Promise<Gaps> {
   clearStamps()
   // one fio process, one section per point, each behind a stonewall
-  const global = jobs[0].split('\n[')[0].split('\n').filter(l => !/^(randseed|;)/.test(l))
-  const sections = jobs.map((j, i) => `[${stampHooks(j, i).split('\n[')[1]}\nstonewall\n${(/^randseed=\d+$/m.exec(j) ?? [''])[0]}`)
+  const sectionAt = (j: string) => j.search(/^\[(?!global\])/m)
+  const global = jobs[0].slice(0, sectionAt(jobs[0])).split('\n').filter(l => !/^(randseed|;)/.test(l))
+  const sections = jobs.map((j, i) => {
+    const withHooks = stampHooks(j, i)
+    return `${withHooks.slice(sectionAt(withHooks)).trimEnd()}\nstonewall\n${(/^randseed=\d+$/m.exec(j) ?? [''])[0]}\n`
+  })
   const jp = join(work, 'd-stonewall.fio')
   writeFileSync(jp, [...global, '', ...sections].join('\n'))
   await fio(jp, `${jp}.json`)

@@ -12,6 +12,7 @@ export const EXIT = {
   fioFailed: 6,
   report: 7,
   runDir: 8,
+  storage: 9,
   interrupted: 130,
 } as const
 
@@ -51,4 +52,15 @@ export class FioFailedError extends PtsError {
 
 export class RunDirError extends PtsError {
   constructor(message: string, suggestion?: string) { super(message, EXIT.runDir, suggestion) }
+}
+
+/** The run directory cannot be written (disk full, read-only, I/O error). */
+export class StorageError extends PtsError {
+  constructor(path: string, cause: NodeJS.ErrnoException) {
+    const why = cause.code === 'ENOSPC' ? 'no space left on the device that holds the run directory'
+      : cause.code === 'EDQUOT' ? 'disk quota exceeded'
+        : cause.code === 'EROFS' ? 'the file system is read-only'
+          : `${cause.code ?? 'error'}: ${cause.message}`
+    super(`cannot write ${path}: ${why}; the run stopped and every measurement written before is kept`, EXIT.storage, 'free space (or choose another --out), then continue with pts resume <run-dir>')
+  }
 }

@@ -38,8 +38,10 @@ export function parseHdparmIdentify(out: string): HdparmIdentify {
   const secIdx = out.search(/^Security:/m)
   let security: HdparmIdentify['security'] = null
   if (secIdx >= 0) {
-    const end = out.slice(secIdx + 1).search(/^\S/m)
-    const sec = end >= 0 ? out.slice(secIdx, secIdx + 1 + end) : out.slice(secIdx)
+    const bodyStart = out.indexOf('\n', secIdx) + 1
+    const body = bodyStart > 0 ? out.slice(bodyStart) : ''
+    const end = body.search(/^\S/m)
+    const sec = end >= 0 ? body.slice(0, end) : body
     // Lines look like "\t\tsupported" or "\tnot\tenabled"
     const state = (word: string): boolean => {
       const m = new RegExp(`^\\s*(not\\s+)?${word}\\b`, 'm').exec(sec)

@@ -11,6 +11,7 @@ import {existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import {tmpdir} from 'node:os'
 import {delimiter, join} from 'node:path'
 import {FioFailedError, MissingToolError} from '../errors.js'
+import {killFio, killFioSync} from '../proc.js'
 import type {ExecHooks} from './jobfile.js'
 
 const GATE_SCRIPT = `#!/bin/sh
@@ -159,9 +160,10 @@ export class FioEngine {
       exited,
       release,
       cancel: async () => {
-        if (child.exitCode === null && child.signalCode === null && child.pid) {
-          try { process.kill(-child.pid, 'SIGKILL') } catch { /* gone */ }
-        }
+        // fio's job processes are session leaders of their own (fio calls setsid), so killing
+        // the main process's group is not enough: kill every process of this job, and only then
+        // open its gate, so that a cancelled job never starts I/O.
+        await killFio(partialJsonPath)
         release()
         await exited
         rmSync(partialJsonPath, {force: true})
@@ -198,9 +200,7 @@ export class FioEngine {
 
   /** Synchronous last-resort cleanup (process exit). */
   killAllSync(): void {
-    for (const j of this.live) {
-      try { process.kill(-j.pid, 'SIGKILL') } catch { /* gone */ }
-    }
+    for (const j of this.live) killFioSync(j.partialJsonPath)
     for (const h of this.holders) h.kill('SIGKILL')
     rmSync(this.gateDir, {recursive: true, force: true})
   }

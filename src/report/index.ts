@@ -4,10 +4,10 @@
  * written atomically (temp name in the same directory, fsync, rename), so a failure leaves no
  * half-written report behind.
  */
-import {randomBytes} from 'node:crypto'
-import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync} from 'node:fs'
+import {existsSync, mkdirSync, statSync} from 'node:fs'
 import {basename, dirname, extname, join, resolve} from 'node:path'
 import {EXIT, PtsError} from '../errors.js'
+import {writeFileAtomic} from '../store/atomic.js'
 import {reportCsv} from './csv.js'
 import {loadRun} from './load.js'
 import {buildReportModel} from './model.js'
@@ -45,26 +45,8 @@ export function outputPaths(runDir: string, formats: ReportFormat[], out?: strin
   return paths
 }
 
-export function writeAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
-  const fd = openSync(tmp, 'w', 0o644)
-  try {
-    if (typeof data === 'string') writeSync(fd, data)
-    else writeSync(fd, data, 0, data.length)
-    fsyncSync(fd)
-    closeSync(fd)
-  } catch (error) {
-    try { closeSync(fd) } catch { /* closed */ }
-    try { unlinkSync(tmp) } catch { /* gone */ }
-    throw error
-  }
-  try {
-    renameSync(tmp, path)
-  } catch (error) {
-    try { unlinkSync(tmp) } catch { /* gone */ }
-    throw error
-  }
-}
+/** Atomic write (temp name, fsync, rename), shared with the run store. */
+export const writeAtomic = writeFileAtomic
 
 function writeOut(path: string, data: string | Uint8Array): void {
   try {

@@ -1,20 +1,31 @@
-/** Atomic file writes: write a temp file in the same directory, fsync, rename. */
+/**
+ * Atomic file writes: write a temp file in the same directory, fsync, rename. A short write
+ * (e.g. a full disk) is retried until everything is written or the write fails; on failure the
+ * temp file is removed and the old file is untouched.
+ */
+import {randomBytes} from 'node:crypto'
 import {closeSync, fsyncSync, openSync, renameSync, writeSync, unlinkSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 
-export function writeFileAtomic(path: string, data: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const buf = typeof data === 'string' ? Buffer.from(data) : data
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   const fd = openSync(tmp, 'w', 0o644)
   try {
-    writeSync(fd, data)
+    let off = 0
+    while (off < buf.length) {
+      const n = writeSync(fd, buf, off, buf.length - off)
+      if (n <= 0) throw Object.assign(new Error(`short write to ${tmp}`), {code: 'ENOSPC'})
+      off += n
+    }
     fsyncSync(fd)
-  } catch (error) {
     closeSync(fd)
+    renameSync(tmp, path)
+  } catch (error) {
+    try { closeSync(fd) } catch { /* already closed */ }
     try { unlinkSync(tmp) } catch { /* already gone */ }
     throw error
   }
-  closeSync(fd)
-  renameSync(tmp, path)
 }
 
 export function writeJsonAtomic(path: string, value: unknown): void {

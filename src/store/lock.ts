@@ -9,6 +9,7 @@ import {hostname, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {EXIT, PtsError} from '../errors.js'
 import {writeJsonAtomic} from './atomic.js'
+import {findProcesses, killFio} from '../proc.js'
 
 export interface LockInfo {
   pid: number
@@ -117,23 +118,20 @@ export class RunLock {
  */
 export async function endLeftovers(runDir: string): Promise<string[]> {
   const l = readLock(join(runDir, 'lock.json'))
-  if (!l) return []
   const done: string[] = []
-  for (const pid of l.fio) {
-    if (processAlive(pid, 'fio')) {
-      try { process.kill(-pid, 'SIGKILL') } catch { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
-      done.push(`ended fio pid ${pid} left running by pts pid ${l.pid}`)
-    }
+  // The recorded pids, and any fio process (main or job process, possibly orphaned) writing into
+  // this run's raw/ folder: every fio of the run has its output path there on its command line.
+  const recorded = (l?.fio ?? []).filter(pid => processAlive(pid, 'fio'))
+  const byPath = findProcesses(['fio', join(runDir, 'raw')]).map(p => p.pid)
+  const pids = [...new Set([...recorded, ...byPath])]
+  if (pids.length > 0) done.push(`ended fio processes ${pids.join(', ')} left running by pts pid ${l?.pid ?? '?'}`)
+  for (const pid of recorded) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
+  // holders go last: a released gate would let a waiting fio job start writing
+  await killFio(join(runDir, 'raw'))
+  for (const pid of l?.holders ?? []) {
+    if (processAlive(pid, 'sleep')) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
   }
-  for (const pid of l.holders) {
-    if (processAlive(pid, 'sleep')) {
-      try { process.kill(pid, 'SIGKILL') } catch { /* gone */ }
-    }
-  }
-  // wait until the killed fio processes are really gone before the device is touched again
-  const deadline = Date.now() + 30_000
-  while (l.fio.some(pid => processAlive(pid, 'fio')) && Date.now() < deadline) await new Promise(r => setTimeout(r, 50))
-  if (l.fio.some(pid => processAlive(pid, 'fio'))) throw new PtsError(`fio processes ${l.fio.join(', ')} of the previous pts did not end`, EXIT.runDir, 'end them (kill -9) and resume again')
-  if (l.gateDir && l.gateDir.includes('pts-gate-')) rmSync(l.gateDir, {recursive: true, force: true})
+  if (findProcesses(['fio', join(runDir, 'raw')]).length > 0) throw new PtsError(`fio processes of the previous pts (${pids.join(', ')}) did not end`, EXIT.runDir, 'end them (kill -9) and resume again')
+  if (l?.gateDir && l.gateDir.includes('pts-gate-')) rmSync(l.gateDir, {recursive: true, force: true})
   return done
 }

@@ -1,7 +1,7 @@
 /** The run directory (I/O): manifest.json, results.json and raw/, every write atomic. */
 import {existsSync, mkdirSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {UsageError} from '../errors.js'
+import {StorageError, UsageError} from '../errors.js'
 import {assertValid} from '../validate.js'
 import {writeFileAtomic, writeJsonAtomic} from './atomic.js'
 import type {RunManifest, RunResults} from './types.js'
@@ -23,21 +23,32 @@ export class RunStore {
   }
 
   ensureDir(rel: string): void {
-    mkdirSync(this.path(rel), {recursive: true})
+    this.guard(this.path(rel), () => mkdirSync(this.path(rel), {recursive: true}))
+  }
+
+  /** Every write of the run goes through here: file-system failures become one clear error. */
+  private guard(path: string, write: () => void): void {
+    try {
+      write()
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException
+      if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) throw new StorageError(path, e)
+      throw error
+    }
   }
 
   writeRaw(rel: string, text: string): void {
-    writeFileAtomic(this.path(rel), text)
+    this.guard(this.path(rel), () => writeFileAtomic(this.path(rel), text))
   }
 
   saveManifest(m: RunManifest): void {
     assertValid('run-manifest.schema.json', m, this.path('manifest.json'), 'manifest (internal error: pts built an invalid manifest)')
-    writeJsonAtomic(this.path('manifest.json'), m)
+    this.guard(this.path('manifest.json'), () => writeJsonAtomic(this.path('manifest.json'), m))
   }
 
   saveResults(r: RunResults): void {
     assertValid('run-result.schema.json', r, this.path('results.json'), 'results (internal error: pts built invalid results)')
-    writeJsonAtomic(this.path('results.json'), r)
+    this.guard(this.path('results.json'), () => writeJsonAtomic(this.path('results.json'), r))
   }
 
   /** Plain text file next to the results (e.g. the command that repeats the run). */
