@@ -19,6 +19,7 @@ export async function execute(p: Prepared, runDir: string, argv: string[], quiet
   const summary = await runTest({
     plan: p.plan,
     target: p.target,
+    purge: p.purge,
     fio,
     runId: dir.split('/').pop()!,
     runDir: dir,

@@ -24,6 +24,8 @@ export const runFlags = {
   seed: Flags.string({description: 'run seed for fio randseed (default: random, recorded)'}),
   out: Flags.string({char: 'o', description: 'run directory (default: reports/<timestamp>-<test>-<device>)'}),
   'yes-destroy-data': Flags.string({description: 'confirm destroying all data on the target: its serial number or path'}),
+  purge: Flags.string({description: 'purge method: auto (the first PTS purge the device supports), nvme-sanitize-block, nvme-sanitize-crypto, nvme-format-ses1, nvme-format-ses2, ata-secure-erase(-enhanced), ata-sanitize(-crypto), scsi-sanitize, scsi-format; or the recorded-deviation fallbacks discard, zero, none', default: 'auto'}),
+  'allow-partition': Flags.boolean({description: 'allow a partition as target (never mounted/swap/root; the run is then non-compliant)', default: false}),
 }
 
 function num(flag: string, text: string | undefined, opts: {integer?: boolean; min?: number; minExclusive?: number}): number | undefined {
@@ -51,6 +53,8 @@ export interface FlagValues {
   seed?: string
   out?: string
   'yes-destroy-data'?: string
+  purge?: string
+  'allow-partition'?: boolean
 }
 
 export function parseSizeFlag(size: string | undefined): number | null {

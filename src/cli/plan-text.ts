@@ -1,9 +1,10 @@
 /** Human text of a plan (pts plan). Pure. */
 import {pointJob, wipcJob} from '../engine/jobfile.js'
 import type {Plan} from '../spec/expand.js'
+import type {PurgeChoice} from '../device/purge.js'
 import {blockSizeLabel, formatBytes, formatDecimalGB, formatDuration, mixLabel} from '../units.js'
 
-export function planText(plan: Plan, targetLabel: string, refusals: string[]): string {
+export function planText(plan: Plan, targetLabel: string, refusals: string[], purge: PurgeChoice | null = null): string {
   const o = plan.options
   const s = plan.spec
   const d = plan.durations
@@ -13,7 +14,11 @@ export function planText(plan: Plan, targetLabel: string, refusals: string[]): s
   lines.push(`Safety: ${refusals.length === 0 ? 'would proceed' : `would REFUSE:\n${refusals.map(r => `  - ${r}`).join('\n')}`}`)
   lines.push(`Compliance: ${plan.compliance.compliant ? 'compliant' : `NON-COMPLIANT: ${plan.compliance.reasons.join('; ')}`}`)
   lines.push('', 'Phases:')
-  lines.push(`  1. Purge: ${plan.purge.method} (deviation: ${plan.purge.deviation})`)
+  lines.push(purge?.refused
+    ? `  1. Purge: REFUSED: ${purge.refused}`
+    : `  1. Purge: ${plan.purge.method}${plan.purge.deviation ? ` (deviation: ${plan.purge.deviation})` : ' (a PTS purge)'}`)
+  for (const step of purge?.steps ?? []) lines.push(`     $ ${step.argv.join(' ')}${step.poll ? '   (polled until done)' : ''}   # ${step.why}`)
+  lines.push(`     write cache: set to ${plan.profile.writeCache} before WIPC (as the ${o.profile} profile requires), restored at the end; a deviation where it cannot be set`)
   lines.push(`  2. WIPC: SEQ ${blockSizeLabel(plan.wipc.blockSizeBytes)} writes, ${formatBytes(plan.wipc.totalBytes)} in total = ${o.wipcMultiple}x the PC ActiveRange of ${formatBytes(plan.preconditionActiveRangeBytes)} (${plan.profile.preconditionActiveRangePct}%), TC ${o.threadCount}/QD ${o.queueDepth}; its duration depends on the device's write speed`)
   lines.push(`  3. WDPC + test: RND, ActiveRange ${plan.profile.activeRangePct}% (${formatBytes(plan.activeRangeBytes)}), TC ${o.threadCount}/QD ${o.queueDepth} (TOIO ${o.threadCount * o.queueDepth}), write cache required ${plan.profile.writeCache}, data pattern random, ioengine ${o.ioengine}`)
   lines.push(`     R/W mix outer loop: ${s.stimulus.loops.rwMixReadPct.map(mixLabel).join(', ')}`)

@@ -16,13 +16,14 @@ export default class Plan extends BaseCommand {
 
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Plan)
-    const {plan, target, refusals} = prepare(args.test, flags)
+    const {plan, target, refusals, purge} = prepare(args.test, flags)
     const label = target.kind === 'file' ? `file:${target.path}` : `${target.path} (${target.identity.model ?? '?'}, serial ${target.identity.serial ?? 'none'})`
-    if (!this.jsonEnabled()) this.log(planText(plan, label, refusals))
+    if (!this.jsonEnabled()) this.log(planText(plan, label, refusals, purge))
     return {
       test: plan.spec.id, revision: plan.spec.revision, profile: plan.options.profile, target: label,
       safety: {proceed: refusals.length === 0, refusals},
       compliance: plan.compliance, deviations: plan.deviations,
+      purge: purge ? {method: purge.method, deviation: purge.deviation, refused: purge.refused, steps: purge.steps.map(x => x.argv.join(' '))} : {method: 'none', deviation: plan.purge.deviation, refused: null, steps: []},
       options: plan.options, activeRangeBytes: plan.activeRangeBytes, wipc: plan.wipc,
       pointsPerRound: plan.points.length, points: plan.points,
       durations: plan.durations,

@@ -5,12 +5,11 @@ import {BaseCommand} from '../cli/base.js'
 import {exitFor, reportAfterRun, summaryText} from '../cli/execute.js'
 import {InvalidDataError, RunDirError, UnsafeTargetError, UsageError} from '../errors.js'
 import {findFio} from '../engine/fio.js'
-import {blockDeviceRefusals} from '../device/safety.js'
 import {parseTarget, resolveTarget} from '../device/target.js'
 import {hostFacts, toolVersion} from '../host.js'
 import {Progress} from '../progress.js'
 import {runTest} from '../run/run-test.js'
-import {expandPlan} from '../spec/expand.js'
+import {planFor, purgeFor} from '../cli/prepare.js'
 import {loadSpec} from '../spec/load.js'
 import type {ProfileId, Revision} from '../spec/types.js'
 import {endLeftovers, liveHolder} from '../store/lock.js'
@@ -58,7 +57,8 @@ Before touching the device, resume ends any fio process that a killed pts left r
 
     // The device must be the same one (digest Part A 11: identity is part of the provenance).
     const t = manifest.target
-    const target = resolveTarget(parseTarget(t.kind === 'file' ? `file:${t.path}` : t.path), null)
+    const allowPartition = manifest.compliance.reasons.some(r => r.includes('is a partition'))
+    const target = resolveTarget(parseTarget(t.kind === 'file' ? `file:${t.path}` : t.path), null, {allowPartition})
     const id = target.identity
     const was = t.identity
     const diffs: string[] = []
@@ -66,22 +66,22 @@ Before touching the device, resume ends any fio process that a killed pts left r
     if ((id.serial ?? '') !== (was.serial ?? '')) diffs.push(`serial is ${id.serial ?? 'none'}, the run was on ${was.serial ?? 'none'}`)
     if ((id.model ?? '') !== (was.model ?? '')) diffs.push(`model is ${id.model ?? 'none'}, the run was on ${was.model ?? 'none'}`)
     if (diffs.length > 0) throw new UnsafeTargetError(t.path, [`this is not the device of the run: ${diffs.join('; ')}`], 'nothing was written')
-    if (target.facts) {
-      const refusals = blockDeviceRefusals(target.facts)
-      if (refusals.length > 0) throw new UnsafeTargetError(t.path, refusals, 'nothing was written')
-    }
+    if (target.device && target.device.safety.refusals.length > 0) throw new UnsafeTargetError(t.path, target.device.safety.refusals, 'nothing was written')
 
     const leftovers = await endLeftovers(dir)
     const spec = loadSpec(results.test, results.revision)
     const p = results.parameters
-    const plan = expandPlan(spec, {
+    // the same purge method as the run chose (needed again only with --restart-from purge)
+    const purge = purgeFor(target, results.purge.method)
+    if (purge?.refused && flags['restart-from']) throw new UnsafeTargetError(t.path, [`purge: ${purge.refused}`], 'nothing was written')
+    const plan = planFor(spec, {
       revision: results.revision as Revision, profile: results.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
       pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState, wipcMultiple: p.wipcMultiple, ioengine: p.ioengine, seed: p.seed,
-    }, {kind: target.kind, path: target.path, sizeBytes: target.sizeBytes, logicalSectorBytes: target.identity.logicalSectorBytes})
+    }, target, purge)
     const lastPoint = results.rounds.flatMap(r => r.points).at(-1)
     const lastActivityAt = [lastPoint?.finishedAt, results.wipc?.finishedAt, manifest.events.at(-1)?.at].filter((x): x is string => Boolean(x)).sort().at(-1) ?? manifest.createdAt
     const summary = await runTest({
-      plan, target, fio, runId: manifest.runId, runDir: dir, argv: ['pts', 'resume', ...this.argv], toolVersion: toolVersion(), host: hostFacts(),
+      plan, target, purge, fio, runId: manifest.runId, runDir: dir, argv: ['pts', 'resume', ...this.argv], toolVersion: toolVersion(), host: hostFacts(),
       progress: new Progress(process.stderr, false, 10),
       resume: {manifest, results, restartFromPurge: flags['restart-from'] === 'purge', interruption: {lastActivityAt, status: results.status, leftovers}},
     })

@@ -53,6 +53,8 @@ export interface DeviceInfo {
   scsi: SgInquiry | null
   smart: SmartctlInfo | null
   purgeMethods: PurgeMethod[]
+  /** What choosePurge / runPurge need (device/purge.ts). */
+  purgeFacts: PurgeFacts
   safety: SafetyVerdict
   facts: SafetyFacts
   tools: Record<string, boolean>
@@ -271,6 +273,7 @@ function describe(n: LsblkNode, tools: Record<string, boolean>, opts: SafetyOpti
     signatures,
     nvme, ata, scsi, smart,
     purgeMethods: methods,
+    purgeFacts,
     safety, facts, tools, notes,
   }
 }

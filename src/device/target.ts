@@ -3,11 +3,12 @@
  * path or file:<path>. Facts are then judged by the pure rules in safety.ts.
  */
 import {spawnSync} from 'node:child_process'
-import {closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync} from 'node:fs'
+import {closeSync, existsSync, ftruncateSync, mkdirSync, openSync, statSync} from 'node:fs'
 import {dirname} from 'node:path'
 import {UnsafeTargetError, UsageError, MissingToolError} from '../errors.js'
 import type {DeviceIdentity} from '../store/types.js'
-import {blockDeviceRefusals, confirms, type BlockFacts} from './safety.js'
+import {confirms, type BlockFacts, type SafetyOptions} from './safety.js'
+import {discoverDevice, which, type DeviceInfo} from './discover.js'
 
 export interface ParsedTarget {
   kind: 'file' | 'block'
@@ -24,49 +25,22 @@ export function parseTarget(device: string): ParsedTarget {
   return {kind: 'block', path: device}
 }
 
-interface LsblkDev {
-  name: string; path: string; type: string; size: number; model: string | null; serial: string | null
-  vendor: string | null; rev: string | null; mountpoints: Array<string | null>; fstype: string | null
-  ro: boolean; rota: boolean; 'log-sec': number; 'phy-sec': number; tran: string | null
-  children?: LsblkDev[]
-}
-
-function lsblk(path: string): LsblkDev {
-  const r = spawnSync('lsblk', ['-J', '-b', '-o', 'NAME,PATH,TYPE,SIZE,MODEL,SERIAL,VENDOR,REV,MOUNTPOINTS,FSTYPE,RO,ROTA,LOG-SEC,PHY-SEC,TRAN', path], {encoding: 'utf8'})
-  if (r.error) throw new MissingToolError('lsblk', 'util-linux')
-  if (r.status !== 0) throw new UsageError(`${path} is not a block device lsblk knows: ${r.stderr.trim()}`)
-  const dev = (JSON.parse(r.stdout) as {blockdevices: LsblkDev[]}).blockdevices[0]
-  if (!dev) throw new UsageError(`lsblk reports nothing for ${path}`)
-  return dev
-}
-
-function swaps(): string[] {
-  try {
-    return readFileSync('/proc/swaps', 'utf8').split('\n').slice(1).map(l => l.split(/\s+/)[0]).filter(Boolean)
-  } catch { return [] }
-}
-
-function realOrSame(p: string): string {
-  try { return realpathSync(p) } catch { return p }
-}
-
 export interface ResolvedTarget {
   kind: 'file' | 'block'
   path: string
   sizeBytes: number
   identity: DeviceIdentity
   facts: BlockFacts | null
+  /** Everything discovery learnt about a block device (null for a file). */
+  device: DeviceInfo | null
+  /** Reasons the run is non-compliant although it may proceed (e.g. a partition allowed by the operator). */
+  nonCompliant: string[]
   /** Set when the file does not exist yet and will be created with this size. */
   createBytes: number | null
 }
 
-function trimOrNull(s: string | null | undefined): string | null {
-  const t = (s ?? '').trim()
-  return t === '' ? null : t
-}
-
 /** Gather what is known about the target, without writing anything. */
-export function resolveTarget(t: ParsedTarget, sizeBytes: number | null): ResolvedTarget {
+export function resolveTarget(t: ParsedTarget, sizeBytes: number | null, opts: SafetyOptions = {}): ResolvedTarget {
   if (t.kind === 'file') {
     let size = sizeBytes
     let createBytes: number | null = null
@@ -80,40 +54,27 @@ export function resolveTarget(t: ParsedTarget, sizeBytes: number | null): Resolv
       createBytes = size
     }
     return {
-      kind: 'file', path: t.path, sizeBytes: size, facts: null, createBytes,
+      kind: 'file', path: t.path, sizeBytes: size, facts: null, device: null, nonCompliant: [], createBytes,
       identity: {vendor: null, model: 'regular file', serial: null, firmware: null, capacityBytes: size, interface: 'file', logicalSectorBytes: 512, physicalSectorBytes: 4096, rotational: null, writeCache: 'not applicable (file)'},
     }
   }
-  if (!existsSync(t.path)) throw new UsageError(`${t.path} does not exist`, 'list block devices with lsblk')
+  if (!existsSync(t.path)) throw new UsageError(`${t.path} does not exist`, 'list block devices with: pts devices')
   if (!statSync(t.path).isBlockDevice()) throw new UsageError(`${t.path} is not a block device`, 'for a regular file use --device file:<path> --size <n>GiB')
-  const dev = lsblk(t.path)
-  const name = dev.name
-  let holders: string[] = []
-  try { holders = readdirSync(`/sys/class/block/${name}/holders`) } catch { /* none */ }
-  const real = realOrSame(t.path)
-  const swapList = swaps().map(realOrSame)
-  const children = dev.children ?? []
-  const facts: BlockFacts = {
-    path: t.path,
-    name,
-    type: dev.type,
-    serial: trimOrNull(dev.serial),
-    readOnly: Boolean(dev.ro),
-    mountpoints: (dev.mountpoints ?? []).filter((m): m is string => Boolean(m)),
-    swap: swapList.includes(real),
-    partitions: children.filter(c => c.type === 'part').map(c => c.path),
-    holders,
-    childrenMounted: children.flatMap(c => (c.mountpoints ?? []).filter((m): m is string => Boolean(m)).map(m => `${c.path} on ${m}`)),
+  let info: DeviceInfo
+  try {
+    info = discoverDevice(t.path, opts)
+  } catch (error) {
+    if (!which('lsblk')) throw new MissingToolError('lsblk', 'util-linux')
+    throw new UsageError(`cannot identify ${t.path}: ${(error as Error).message}`)
   }
-  const iface = dev.type === 'loop' ? 'loop' : (trimOrNull(dev.tran) ?? (name.startsWith('nvme') ? 'nvme' : name.startsWith('vd') ? 'virtio' : 'unknown'))
-  let writeCache = 'unknown'
-  try { writeCache = readFileSync(`/sys/class/block/${name}/queue/write_cache`, 'utf8').trim() } catch { /* unknown */ }
   return {
-    kind: 'block', path: t.path, sizeBytes: dev.size, facts, createBytes: null,
+    kind: 'block', path: t.path, sizeBytes: info.capacityBytes, facts: info.facts, device: info, nonCompliant: info.safety.nonCompliant, createBytes: null,
     identity: {
-      vendor: trimOrNull(dev.vendor), model: trimOrNull(dev.model) ?? (dev.type === 'loop' ? 'loop device' : null),
-      serial: facts.serial, firmware: trimOrNull(dev.rev), capacityBytes: dev.size, interface: iface,
-      logicalSectorBytes: dev['log-sec'], physicalSectorBytes: dev['phy-sec'], rotational: dev.rota, writeCache,
+      vendor: info.vendor, model: info.model ?? (info.type === 'loop' ? 'loop device' : null), serial: info.serial, firmware: info.firmware,
+      capacityBytes: info.capacityBytes, interface: info.interface,
+      logicalSectorBytes: info.logicalSectorBytes ?? 512, physicalSectorBytes: info.physicalSectorBytes ?? info.logicalSectorBytes ?? 512,
+      rotational: info.rotational,
+      writeCache: info.writeCache.enabled === null ? (info.writeCache.sysfs ?? 'unknown') : info.writeCache.enabled ? 'enabled' : 'disabled',
     },
   }
 }
@@ -130,7 +91,7 @@ export function refusals(t: ResolvedTarget, confirmation: string | undefined): s
     }
     return []
   }
-  const reasons = blockDeviceRefusals(t.facts!)
+  const reasons = [...t.device!.safety.refusals]
   if (reasons.length === 0 && !confirms(confirmation, t.facts!)) {
     reasons.push(`destroying the data on ${t.path} was not confirmed: pass --yes-destroy-data ${t.facts!.serial ?? t.path}`)
   }

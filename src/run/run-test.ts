@@ -14,7 +14,9 @@ import {conclude} from '../store/results.js'
 import {RunStore} from '../store/run-store.js'
 import {RunLock} from '../store/lock.js'
 import type {PointResult, RunManifest, RunResults} from '../store/types.js'
-import {discardDevice, type ResolvedTarget} from '../device/target.js'
+import type {ResolvedTarget} from '../device/target.js'
+import {runPurge, type PurgeChoice} from '../device/purge.js'
+import {getWriteCache, setWriteCache, type WriteCacheState} from '../device/write-cache.js'
 import {Progress} from '../progress.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 
@@ -44,6 +46,8 @@ export interface RunInputs {
   toolVersion: string
   host: RunManifest['host']
   progress: Progress
+  /** The purge to run (null: the target is a file, nothing to purge). */
+  purge: PurgeChoice | null
   resume?: ResumeState
 }
 
@@ -195,10 +199,17 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
 
   const engine = new FioEngine(inp.fio.path)
   engine.onProcesses = p => lock.update(p)
+  let cacheRestore: {target: {path: string; interface: string; kind: 'file' | 'block'}; state: WriteCacheState & {supported: true}} | null = null
+  const restoreCache = () => {
+    if (!cacheRestore) return
+    const r = setWriteCache(cacheRestore.target, cacheRestore.state.enabled)
+    try { event('write-cache', r.supported ? `restored to ${cacheRestore.state.enabled ? 'enabled' : 'disabled'}` : `could not be restored: ${r.reason}`) } catch { /* disk full: keep going */ }
+    cacheRestore = null
+  }
   let interrupted: string | null = null
   const live = new Set<StartedJob>()
   const onSignal = (sig: NodeJS.Signals) => {
-    if (interrupted) { engine.killAllSync(); process.exit(EXIT.interrupted) }
+    if (interrupted) { engine.killAllSync(); restoreCache(); process.exit(EXIT.interrupted) }
     interrupted = sig
     progress.note(`\n${sig}: stopping fio; completed points are kept (a second ${sig} stops at once)`)
     for (const j of live) void j.cancel()
@@ -217,27 +228,48 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
   }
 
   try {
-    // 1. Purge (digest Part A 8). Interim methods only; both are disclosed deviations.
+    // 1. Purge (digest Part A 8): the chosen PTS method, or a fallback the operator asked for
+    // (a recorded deviation). A purge that fails stops the run before any write.
     const purged = results.purge.finishedAt !== null && results.purge.status !== 'failed'
-    if (!purged) results.purge.startedAt = iso(new Date())
-    if (purged) {
-      // resumed after the purge: nothing to do
-    } else if (plan.purge.method === 'discard') {
-      progress.update({phase: `purge: blkdiscard ${inp.target.path}`}, true)
-      const d = discardDevice(inp.target.path)
-      results.purge.detail = d.detail
-      results.purge.status = d.ok ? 'done' : 'failed'
-      if (!d.ok) {
-        results.purge.finishedAt = iso(new Date())
-        throw new FioFailedError(`purge failed, nothing else was written: ${d.detail}`, 'check that the device supports discard (lsblk -D), or wait for the device layer purge methods')
-      }
-    } else {
-      results.purge.detail = 'none: the target is a regular file'
-    }
     if (!purged) {
+      results.purge.startedAt = iso(new Date())
+      if (inp.purge === null) {
+        results.purge.status = 'skipped'
+        results.purge.detail = 'none: the target is a regular file'
+      } else {
+        if (inp.purge.refused) throw new FioFailedError(`purge refused, nothing was written: ${inp.purge.refused}`)
+        progress.update({phase: `purge: ${inp.purge.method} of ${inp.target.path}`}, true)
+        const r = runPurge(inp.target.device!.purgeFacts, inp.purge, {sizeBytes: inp.target.sizeBytes, onProgress: (msg: string) => progress.update({phase: `purge: ${msg}`})})
+        store.writeRaw('raw/purge.json', JSON.stringify(r, null, 2) + '\n')
+        results.purge.method = r.method
+        results.purge.deviation = r.deviation
+        results.purge.status = r.ok ? 'done' : 'failed'
+        results.purge.detail = `${r.detail}${r.verification ? `; verification: ${r.verification.outcome}` : ''} (tool output: raw/purge.json)`
+        if (!r.ok) {
+          results.purge.finishedAt = iso(new Date())
+          throw new FioFailedError(`purge ${r.method} failed, nothing else was written: ${r.detail}`, `the tool output is in ${store.path('raw/purge.json')}`)
+        }
+      }
       results.purge.finishedAt = iso(new Date())
       store.saveResults(results)
       event('purge', `${results.purge.method}: ${results.purge.detail}`)
+    }
+
+    // Write cache per profile (digest B §2.6, Part A 6): set on the device, restored at the end.
+    const wantCache = plan.profile.writeCache === 'enabled'
+    const cacheTarget = {path: inp.target.path, interface: inp.target.identity.interface, kind: inp.target.kind}
+    const before = getWriteCache(cacheTarget)
+    const set = setWriteCache(cacheTarget, wantCache)
+    if (set.supported) {
+      if (before.supported && before.enabled !== wantCache) cacheRestore = {target: cacheTarget, state: before}
+      manifest.target.identity.writeCache = wantCache ? 'enabled' : 'disabled'
+      event('write-cache', `set to ${wantCache ? 'enabled' : 'disabled'} (was ${before.supported ? (before.enabled ? 'enabled' : 'disabled') : 'unknown'}) via ${set.via}`)
+    } else {
+      const dev = `write cache not set to ${plan.profile.writeCache} as the profile requires: ${set.reason}`
+      if (!manifest.deviations.includes(dev)) manifest.deviations.push(dev)
+      const reason = `write cache not set to ${plan.profile.writeCache}`
+      if (inp.target.kind === 'block' && !manifest.compliance.reasons.includes(reason)) { manifest.compliance.reasons.push(reason); manifest.compliance.compliant = false }
+      event('write-cache', dev)
     }
 
     // 2. WIPC and 3. WDPC rounds, as one pipeline of fio jobs with no idle gap between points.
@@ -413,6 +445,7 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     await engine.close()
+    restoreCache()
     lock.release()
     progress.done()
   }

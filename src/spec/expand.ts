@@ -24,6 +24,10 @@ export interface TargetInfo {
   path: string
   sizeBytes: number
   logicalSectorBytes: number
+  /** The purge chosen for this target (device layer); a non-null deviation makes the run non-compliant. */
+  purge: PurgePlan
+  /** Other reasons the target makes the run non-compliant (e.g. a partition allowed by the operator). */
+  nonCompliant?: string[]
 }
 
 export interface TestPoint {
@@ -43,9 +47,10 @@ export interface WipcSlice {
 }
 
 export interface PurgePlan {
-  method: 'none' | 'discard'
-  /** A purge that is not one the PTS accepts (digest Part A 8) is a deviation. */
-  deviation: string
+  /** nvme-sanitize-block, ata-secure-erase, ..., discard, zero or none (device/purge.ts). */
+  method: string
+  /** A purge that is not one the PTS accepts (digest Part A 8) is a deviation; null for a PTS purge. */
+  deviation: string | null
 }
 
 export interface Plan {
@@ -133,14 +138,13 @@ export function expandPlan(spec: TestSpec, options: RunOptions, target: TargetIn
   if (options.pointSeconds < spec.stimulus.pointSeconds) reasons.push(`test points of ${options.pointSeconds} s instead of ${spec.stimulus.pointSeconds} s`)
   if (options.maxRounds < spec.steadyState.maxRounds) reasons.push(`round limit ${options.maxRounds} instead of ${spec.steadyState.maxRounds}`)
   if (options.wipcMultiple < spec.wipc.capacityMultiple) reasons.push(`WIPC of ${options.wipcMultiple}x instead of ${spec.wipc.capacityMultiple}x the ActiveRange`)
-  // Purge (digest Part A 8): real purge methods come with the device layer; until then a file
-  // gets none and a block device a whole-device discard, both disclosed deviations.
-  const purge: PurgePlan = target.kind === 'file'
-    ? {method: 'none', deviation: 'no purge: a regular file cannot be purged (digest Part A 8)'}
-    : {method: 'discard', deviation: 'purge by whole-device discard (blkdiscard), not a PTS purge method (digest Part A 8)'}
-  deviations.push(purge.deviation)
-  reasons.push(purge.method === 'none' ? 'no purge' : 'purge by discard instead of a PTS purge')
-  deviations.push(`write cache not set by pts (required: ${profile.writeCache}); the device layer will set it`)
+  // Purge (digest Part A 8): a fallback (discard, zero, none) is a disclosed deviation.
+  const purge = target.purge
+  if (purge.deviation) {
+    deviations.push(purge.deviation)
+    reasons.push(purge.method === 'none' ? 'no purge' : `purge by ${purge.method}, not a PTS purge method`)
+  }
+  reasons.push(...(target.nonCompliant ?? []))
 
   const roundSec = points.length * options.pointSeconds
   const w = spec.steadyState.windowRounds

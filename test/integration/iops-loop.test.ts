@@ -1,7 +1,7 @@
 import {expect} from 'chai'
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {closeSync, mkdtempSync, openSync, readFileSync, rmSync, ftruncateSync} from 'node:fs'
+import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, ftruncateSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {runCli} from '../helpers/cli.js'
@@ -57,7 +57,7 @@ describe('pts run iops on a loop block device (real fio, root)', function () {
     execFileSync('mkdir', ['-p', mnt])
     execFileSync('mount', [dev, mnt])
     mounts.push(mnt)
-    const r = await runCli(['run', 'iops', '--device', dev, '--yes-destroy-data', dev, '--point-seconds', '0.2', '--max-rounds', '1', '--out', join(tmp, 'r-mounted')])
+    const r = await runCli(['run', 'iops', '--device', dev, '--yes-destroy-data', dev, '--purge', 'discard', '--point-seconds', '0.2', '--max-rounds', '1', '--out', join(tmp, 'r-mounted')])
     expect(r.code).to.equal(4)
     expect(r.stderr).to.match(/is mounted at/)
   })
@@ -69,12 +69,18 @@ describe('pts run iops on a loop block device (real fio, root)', function () {
     const plan = await runCli(['plan', 'iops', '--device', dev, '--point-seconds', '0.2', '--max-rounds', '6'])
     expect(plan.code).to.equal(0)
     expect(plan.stdout).to.match(/would REFUSE/).and.match(/not confirmed/)
-    const r = await runCli(['run', 'iops', '--device', dev, '--yes-destroy-data', dev, '--point-seconds', '0.2', '--max-rounds', '6', '--tc', '2', '--qd', '8', '--out', out, '--json'])
+    // a loop device supports no PTS purge: without an explicit fallback the run is refused
+    const auto = await runCli(['run', 'iops', '--device', dev, '--yes-destroy-data', dev, '--point-seconds', '0.2', '--max-rounds', '1', '--out', join(tmp, 'r-auto')])
+    expect(auto.code).to.equal(4)
+    expect(auto.stderr).to.match(/no PTS purge method is supported by/)
+    const r = await runCli(['run', 'iops', '--device', dev, '--yes-destroy-data', dev, '--purge', 'discard', '--point-seconds', '0.2', '--max-rounds', '6', '--tc', '2', '--qd', '8', '--out', out, '--json'])
     expect(r.code, r.stderr.slice(-3000)).to.equal(0)
     const {results, manifest} = verifyRun(out, 6)
     expect(manifest.target).to.include({kind: 'block', path: dev, sizeBytes: 128 * 1024 * 1024})
     expect(manifest.target.identity.interface).to.equal('loop')
     expect(results.purge).to.include({method: 'discard', status: 'done'})
     expect(manifest.deviations.join(' ')).to.match(/blkdiscard/)
+    expect(manifest.deviations.join(' ')).to.match(/write cache not set to disabled/)
+    expect(existsSync(join(out, 'raw', 'purge.json'))).to.equal(true)
   })
 })

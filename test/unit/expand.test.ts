@@ -9,7 +9,8 @@ const opts = (o: Partial<RunOptions> = {}): RunOptions => ({
   onNoSteadyState: 'stop', wipcMultiple: 2, ioengine: 'libaio', seed: 7, ...o,
 })
 const GiB = 1024 ** 3
-const block = {kind: 'block' as const, path: '/dev/nvme1n1', sizeBytes: 480 * 1e9, logicalSectorBytes: 512}
+const block = {kind: 'block' as const, path: '/dev/nvme1n1', sizeBytes: 480 * 1e9, logicalSectorBytes: 512, purge: {method: 'nvme-sanitize-block', deviation: null}}
+const noPurge = {method: 'none', deviation: 'no purge: a regular file cannot be purged'}
 
 describe('plan expansion (digest Part A 7, 9, 10; B §5.1)', () => {
   it('56 points per round: R/W mix outer (100/0 .. 0/100), block size inner (1024 .. 0.5 KiB)', () => {
@@ -57,13 +58,16 @@ describe('plan expansion (digest Part A 7, 9, 10; B §5.1)', () => {
     expect(p.activeRangeBytes).to.equal(75 * GiB)
   })
 
-  it('compliance: a spec-default block-device plan is non-compliant only through the interim purge', () => {
+  it('compliance: spec defaults on a block device with a PTS purge are compliant; fallbacks and short runs are not (digest Part A 8, 10)', () => {
     const p = expandPlan(spec, opts(), block)
-    expect(p.purge.method).to.equal('discard')
-    expect(p.compliance.reasons).to.deep.equal(['purge by discard instead of a PTS purge'])
-    const f = expandPlan(spec, opts({pointSeconds: 0.5, maxRounds: 6, wipcMultiple: 1}), {...block, kind: 'file', path: '/tmp/x'})
+    expect(p.compliance).to.deep.equal({compliant: true, reasons: []})
+    expect(p.deviations).to.deep.equal([])
+    const d = expandPlan(spec, opts(), {...block, purge: {method: 'discard', deviation: 'purge by discard'}, nonCompliant: ['/dev/x1 is a partition']})
+    expect(d.compliance.reasons).to.deep.equal(['purge by discard, not a PTS purge method', '/dev/x1 is a partition'])
+    expect(d.deviations).to.deep.equal(['purge by discard'])
+    const f = expandPlan(spec, opts({pointSeconds: 0.5, maxRounds: 6, wipcMultiple: 1}), {...block, kind: 'file', path: '/tmp/x', purge: noPurge})
     expect(f.compliance.compliant).to.equal(false)
-    expect(f.compliance.reasons.join('\n')).to.match(/regular file/).and.match(/0.5 s/).and.match(/round limit 6/).and.match(/WIPC of 1x/)
+    expect(f.compliance.reasons.join('\n')).to.match(/regular file/).and.match(/0.5 s/).and.match(/round limit 6/).and.match(/WIPC of 1x/).and.match(/no purge/)
   })
 
   it('refuses 0.5 KiB points on a 4Kn device', () => {
@@ -96,7 +100,7 @@ describe('fio job text (digest Part A 6)', () => {
     expect(pointJob(p, pts[55], 1)).to.match(/^rw=randwrite$/m)
   })
   it('sub-second points and escaped file names', () => {
-    const q = expandPlan(spec, opts({pointSeconds: 0.5}), {...block, kind: 'file', path: '/tmp/a:b.img'})
+    const q = expandPlan(spec, opts({pointSeconds: 0.5}), {...block, kind: 'file', path: '/tmp/a:b.img', purge: noPurge})
     const job = pointJob(q, pts[0], 1)
     expect(job).to.match(/^runtime=500ms$/m)
     expect(job).to.match(/^filename=\/tmp\/a\\:b.img$/m)
