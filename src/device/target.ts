@@ -4,7 +4,7 @@
  */
 import {spawnSync} from 'node:child_process'
 import {closeSync, existsSync, ftruncateSync, mkdirSync, openSync, statSync} from 'node:fs'
-import {dirname} from 'node:path'
+import {dirname, resolve} from 'node:path'
 import {UnsafeTargetError, UsageError, MissingToolError} from '../errors.js'
 import type {DeviceIdentity} from '../store/types.js'
 import {confirms, type BlockFacts, type SafetyOptions} from './safety.js'
@@ -19,7 +19,8 @@ export function parseTarget(device: string): ParsedTarget {
   if (device.startsWith('file:')) {
     const path = device.slice('file:'.length)
     if (!path) throw new UsageError('--device file: needs a path, e.g. file:/scratch/pts.img')
-    return {kind: 'file', path}
+    // Absolute: fio runs in its own working directory, and the manifest must name the file exactly.
+    return {kind: 'file', path: resolve(path)}
   }
   if (!device.startsWith('/')) throw new UsageError(`--device ${device}: expected a block device path such as /dev/nvme1n1, or file:<path>`)
   return {kind: 'block', path: device}

@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import {mkdtempSync, rmSync, statSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {runCli} from '../helpers/cli.js'
@@ -13,12 +13,15 @@ describe('pts run iops on a file target (real fio)', function () {
 
   it('runs purge/WIPC/WDPC to steady state or 6 rounds; results validate, 56 points per round in order, verdict recomputes', async () => {
     const out = join(tmp, 'run')
-    const r = await runCli(['run', 'iops', '--device', `file:${tmp}/t.img`, '--size', '64MiB', '--point-seconds', '0.2', '--max-rounds', '6', '--tc', '2', '--qd', '8', '--out', out, '--json'])
+    // a relative target path, as `pts demo` and most users give it (fio runs in another directory)
+    const r = await runCli(['run', 'iops', '--device', 'file:t.img', '--size', '64MiB', '--point-seconds', '0.2', '--max-rounds', '6', '--tc', '2', '--qd', '8', '--out', out, '--json'], {cwd: tmp})
     expect(r.code, r.stderr.slice(-3000)).to.equal(0)
     const summary = JSON.parse(r.stdout)
     expect(summary).to.include({status: 'complete', test: 'iops', revision: '2.0.2', pointsPerRound: 56, compliant: false})
     expect(statSync(`${tmp}/t.img`).size).to.equal(64 * 1024 * 1024)
     const {results, manifest} = verifyRun(out, 6)
+    expect(manifest.target.path).to.equal(join(tmp, 't.img'))
+    expect(readFileSync(join(out, results.rounds[0].points[0].raw.job), 'utf8')).to.include(`filename=${join(tmp, 't.img')}`)
     expect(summary.verdict).to.equal(results.steadyState.verdict)
     expect(manifest.compliance.reasons.join(' ')).to.match(/regular file/)
     expect(results.purge).to.include({method: 'none', status: 'skipped'})
