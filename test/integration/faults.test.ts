@@ -4,10 +4,10 @@ import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wri
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {runCli} from '../helpers/cli.js'
+import {requireRoot} from '../helpers/requires.js'
 import {check} from '../../src/validate.js'
 import type {RunManifest, RunResults} from '../../src/store/types.js'
 
-const isRoot = process.getuid?.() === 0
 const short = ['--point-seconds', '0.1', '--max-rounds', '2', '--tc', '1', '--qd', '4']
 
 function stored(dir: string): {results: RunResults; manifest: RunManifest} {
@@ -67,7 +67,7 @@ exit $rc
   })
 
   it('an I/O error from the target (a file on a full file system) stops the run (exit 6)', async function () {
-    if (!isRoot) this.skip() // mounting a small tmpfs needs root
+    requireRoot(this, 'mounting a small tmpfs for the I/O-error target')
     const small = tmpfs('small-target', '8M')
     const dir = join(tmp, 'io-error')
     const r = await runCli(['run', 'iops', '--device', `file:${small}/t.img`, '--size', '64MiB', ...short, '--out', dir])
@@ -77,7 +77,7 @@ exit $rc
   })
 
   it('a full disk under the results directory stops the run (exit 9), completed points kept', async function () {
-    if (!isRoot) this.skip() // mounting a small tmpfs needs root
+    requireRoot(this, 'mounting a small tmpfs for the full results disk')
     const full = tmpfs('small-results', '600k')
     const dir = join(full, 'run')
     const r = await runCli(['run', 'iops', '--device', `file:${tmp}/c.img`, '--size', '16MiB', ...short, '--out', dir])

@@ -5,9 +5,8 @@ import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, ftru
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {runCli} from '../helpers/cli.js'
+import {requireRoot} from '../helpers/requires.js'
 import {verifyRun} from '../helpers/verify-run.js'
-
-const isRoot = process.getuid?.() === 0
 
 function sha(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex')
@@ -27,8 +26,7 @@ describe('pts run iops on a loop block device (real fio, root)', function () {
   const loops: string[] = []
   const mounts: string[] = []
   before(function () {
-    // A loop device needs root; CI and the developers' machines run as root.
-    if (!isRoot) this.skip()
+    requireRoot(this, 'creating loop devices')
     tmp = mkdtempSync(join(tmpdir(), 'pts-it-loop-'))
   })
   after(() => {
