@@ -1,5 +1,29 @@
 /** Finding and ending processes by their command line (I/O, /proc). */
-import {readdirSync, readFileSync} from 'node:fs'
+import {spawnSync} from 'node:child_process'
+import {accessSync, constants, readdirSync, readFileSync} from 'node:fs'
+import {delimiter, join} from 'node:path'
+
+/** The path of an executable on PATH (plus /usr/sbin and /sbin, where device tools live), or null. */
+export function whichPath(cmd: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter).concat(['/usr/sbin', '/sbin'])) {
+    if (!dir) continue
+    const p = join(dir, cmd)
+    try {
+      accessSync(p, constants.X_OK)
+      return p
+    } catch { /* next */ }
+  }
+  return null
+}
+
+/** One tool run to completion (device tools; never fio): exit code (null when it could not run or timed out) and output. */
+export interface ToolOutput { argv: string[]; code: number | null; stdout: string; stderr: string; ms: number }
+
+export function runTool(argv: string[], timeoutMs: number): ToolOutput {
+  const t0 = Date.now()
+  const r = spawnSync(argv[0], argv.slice(1), {encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: {...process.env, LC_ALL: 'C'}})
+  return {argv, code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? `\n${r.error.message}` : ''), ms: Date.now() - t0}
+}
 
 /** Processes whose command line contains every one of `needles` (from /proc). */
 export function findProcesses(needles: string[]): Array<{pid: number; pgid: number}> {

@@ -15,8 +15,8 @@ export abstract class BaseCommand extends Command {
       exit = err.exit
       message = err.message
       suggestion = err.suggestion
-    } else if (err.oclif?.exit !== undefined || /^(Expected|Unexpected argument|Nonexistent flag|Missing (required|\d+ required))/.test(err.message)) {
-      // oclif's own parse errors (unknown flag, bad option value, missing argument): usage errors
+    } else if (err.oclif?.exit !== undefined) {
+      // oclif's own errors carry oclif.exit (parse errors: unknown flag, bad option value, missing argument): usage errors
       exit = err.oclif?.exit === 0 ? 0 : EXIT.usage
       if (exit === 0) return super.catch(err) // --help / --version
       message = err.message.replace(/See more help with --help/, '').split('\n').map(l => l.trim()).filter(Boolean).join(' ')

@@ -1,9 +1,8 @@
 import {Args, Flags} from '@oclif/core'
-import {existsSync, readFileSync} from 'node:fs'
-import {join, resolve} from 'node:path'
+import {join} from 'node:path'
 import {BaseCommand} from '../cli/base.js'
 import {exitFor, reportAfterRun, summaryText} from '../cli/execute.js'
-import {InvalidDataError, RunDirError, UnsafeTargetError, UsageError} from '../errors.js'
+import {RunDirError, UnsafeTargetError, UsageError} from '../errors.js'
 import {findFio} from '../engine/fio.js'
 import {parseTarget, resolveTarget} from '../device/target.js'
 import {hostFacts, toolVersion} from '../host.js'
@@ -13,20 +12,7 @@ import {planFor, purgeFor} from '../cli/prepare.js'
 import {loadSpec} from '../spec/load.js'
 import type {ProfileId, Revision} from '../spec/types.js'
 import {endLeftovers, liveHolder} from '../store/lock.js'
-import type {RunManifest, RunResults} from '../store/types.js'
-import {assertValid} from '../validate.js'
-
-function readJson<T>(dir: string, name: string, schema: 'run-result.schema.json' | 'run-manifest.schema.json'): T {
-  const path = join(dir, name)
-  if (!existsSync(path)) throw new RunDirError(`${path} is missing: ${dir} is not a complete pts run directory`, 'pass the directory that pts run created (it holds manifest.json and results.json)')
-  let data: unknown
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (error) {
-    throw new InvalidDataError(path, [{pointer: '', message: `is not valid JSON (${(error as Error).message})`}], name)
-  }
-  return assertValid<T>(schema, data, path, name)
-}
+import {readStoredRun} from '../store/read.js'
 
 export default class Resume extends BaseCommand {
   static summary = 'Continue an interrupted run (after a crash, a reboot or Ctrl-C).'
@@ -44,10 +30,7 @@ Before touching the device, resume ends any fio process that a killed pts left r
 
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Resume)
-    const dir = resolve(args.runDir)
-    if (!existsSync(dir)) throw new RunDirError(`run directory ${dir} does not exist`)
-    const manifest = readJson<RunManifest>(dir, 'manifest.json', 'run-manifest.schema.json')
-    const results = readJson<RunResults>(dir, 'results.json', 'run-result.schema.json')
+    const {runDir: dir, manifest, results} = readStoredRun(args.runDir)
     const holder = liveHolder(join(dir, 'lock.json'))
     if (holder) throw new RunDirError(`the run in ${dir} is still in progress (pts pid ${holder.pid})`, 'wait for it, or stop it with Ctrl-C / kill, then resume')
     if (results.status === 'complete' && !flags['restart-from']) {

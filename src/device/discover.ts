@@ -4,9 +4,8 @@
  * A missing tool lowers what is known and adds a note; it never throws. Whole disks only:
  * partitions appear as children of their disk.
  */
-import {spawnSync} from 'node:child_process'
-import {accessSync, constants, readdirSync, readFileSync, realpathSync} from 'node:fs'
-import {delimiter, join} from 'node:path'
+import {runTool, whichPath, type ToolOutput} from '../proc.js'
+import {readdirSync, readFileSync, realpathSync} from 'node:fs'
 import {descendants, parseLsblk, type LsblkNode} from './parse-lsblk.js'
 import {parseNvmeIdCtrl, type NvmeIdCtrl} from './parse-nvme.js'
 import {parseHdparmIdentify, type HdparmIdentify} from './parse-ata.js'
@@ -65,22 +64,15 @@ const TOOLS = ['lsblk', 'nvme', 'hdparm', 'sg_inq', 'sdparm', 'sg_sanitize', 'sg
 const PKG: Record<string, string> = {nvme: 'nvme-cli', hdparm: 'hdparm', sg_inq: 'sg3-utils', sg_sanitize: 'sg3-utils', sg_format: 'sg3-utils', sdparm: 'sdparm', smartctl: 'smartmontools', wipefs: 'util-linux', blkid: 'util-linux'}
 
 export function which(tool: string): boolean {
-  const dirs = (process.env.PATH ?? '').split(delimiter).concat(['/usr/sbin', '/sbin'])
-  for (const d of dirs) {
-    if (!d) continue
-    try { accessSync(join(d, tool), constants.X_OK); return true } catch { /* next */ }
-  }
-  return false
+  return whichPath(tool) !== null
 }
 
 function toolMap(): Record<string, boolean> {
   return Object.fromEntries(TOOLS.map(t => [t, which(t)]))
 }
 
-interface Ran { code: number | null; stdout: string; stderr: string }
-function run(argv: string[], timeoutMs = 15_000): Ran {
-  const r = spawnSync(argv[0], argv.slice(1), {encoding: 'utf8', timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, env: {...process.env, LC_ALL: 'C'}})
-  return {code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? r.error.message : '')}
+function run(argv: string[], timeoutMs = 15_000): ToolOutput {
+  return runTool(argv, timeoutMs)
 }
 
 function sysfs(name: string, rel: string): string | null {

@@ -5,6 +5,7 @@
  * SCSI: SANITIZE or FORMAT UNIT. Fallbacks discard / zero / none are deviations.
  */
 import {spawnSync} from 'node:child_process'
+import {runTool, type ToolOutput} from '../proc.js'
 import {readFileSync} from 'node:fs'
 import type {NvmeIdCtrl} from './parse-nvme.js'
 import {parseNvmeSanitizeLog} from './parse-nvme.js'
@@ -181,7 +182,7 @@ export function choosePurge(f: PurgeFacts, requested: PurgeRequest = 'auto', opt
 // ---------------------------------------------------------------------------------------------
 // I/O
 
-export interface StepOutput { argv: string[]; code: number | null; stdout: string; stderr: string; ms: number }
+export type StepOutput = ToolOutput
 
 export interface PurgeResult {
   method: PurgeMethod
@@ -204,11 +205,7 @@ export interface RunPurgeOptions {
   sizeBytes?: number
 }
 
-function run(argv: string[], timeoutMs: number): StepOutput {
-  const t0 = Date.now()
-  const r = spawnSync(argv[0], argv.slice(1), {encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024})
-  return {argv, code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? `\n${r.error.message}` : ''), ms: Date.now() - t0}
-}
+const run = runTool
 
 function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)

@@ -2,7 +2,6 @@
  * Resolving a --device target into facts (I/O: stat, lsblk, sysfs). A target is a block device
  * path or file:<path>. Facts are then judged by the pure rules in safety.ts.
  */
-import {spawnSync} from 'node:child_process'
 import {closeSync, existsSync, ftruncateSync, mkdirSync, openSync, statSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
 import {UnsafeTargetError, UsageError, MissingToolError} from '../errors.js'
@@ -110,11 +109,4 @@ export function prepareFileTarget(t: ResolvedTarget): void {
   mkdirSync(dirname(t.path), {recursive: true})
   const fd = openSync(t.path, 'a')
   try { ftruncateSync(fd, t.createBytes) } finally { closeSync(fd) }
-}
-
-/** Whole-device discard (the interim purge for block devices; a recorded deviation). */
-export function discardDevice(path: string): {ok: boolean; detail: string} {
-  const r = spawnSync('blkdiscard', ['-f', path], {encoding: 'utf8'})
-  if (r.error) return {ok: false, detail: `blkdiscard could not be started: ${r.error.message}`}
-  return {ok: r.status === 0, detail: `blkdiscard -f ${path}: exit ${r.status}${r.stderr.trim() ? `; ${r.stderr.trim()}` : ''}`}
 }

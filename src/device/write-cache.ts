@@ -3,7 +3,7 @@
  * ATA via hdparm -W, SCSI caching mode page WCE bit via sdparm. Pure command construction and
  * parsing, then I/O get/set. Loop devices, virtio disks and files cannot be set: {supported:false}.
  */
-import {spawnSync} from 'node:child_process'
+import {runTool} from '../proc.js'
 import {parseNvmeVwcFeature} from './parse-nvme.js'
 import {parseHdparmWriteCache} from './parse-ata.js'
 import {parseSdparmWce} from './parse-scsi.js'
@@ -55,19 +55,16 @@ function unsupported(t: CacheTarget): string | null {
   return null
 }
 
-function exec(argv: string[]): {code: number | null; out: string; err: string} {
-  const r = spawnSync(argv[0], argv.slice(1), {encoding: 'utf8', timeout: 30_000})
-  return {code: r.error ? null : r.status, out: r.stdout ?? '', err: (r.stderr ?? '') + (r.error ? r.error.message : '')}
-}
+const exec = (argv: string[]) => runTool(argv, 30_000)
 
 export function getWriteCache(t: CacheTarget): WriteCacheState {
   const u = unsupported(t)
   if (u) return {supported: false, reason: u}
   const c = writeCacheCommands(cacheInterface(t.interface)!, t.path)
   const r = exec(c.get)
-  if (r.code !== 0) return {supported: false, reason: `${c.get.join(' ')} failed (exit ${r.code}): ${r.err.trim()}`}
+  if (r.code !== 0) return {supported: false, reason: `${c.get.join(' ')} failed (exit ${r.code}): ${r.stderr.trim()}`}
   try {
-    return {supported: true, enabled: c.parse(r.out), via: c.via, argv: c.get, output: r.out}
+    return {supported: true, enabled: c.parse(r.stdout), via: c.via, argv: c.get, output: r.stdout}
   } catch (e) {
     return {supported: false, reason: (e as Error).message}
   }
@@ -80,7 +77,7 @@ export function setWriteCache(t: CacheTarget, enable: boolean): WriteCacheState 
   const c = writeCacheCommands(cacheInterface(t.interface)!, t.path)
   const argv = c.set(enable)
   const r = exec(argv)
-  if (r.code !== 0) return {supported: false, reason: `${argv.join(' ')} failed (exit ${r.code}): ${r.err.trim()}`}
+  if (r.code !== 0) return {supported: false, reason: `${argv.join(' ')} failed (exit ${r.code}): ${r.stderr.trim()}`}
   const after = getWriteCache(t)
   if (after.supported && after.enabled !== enable) return {supported: false, reason: `${argv.join(' ')} succeeded but the cache still reads ${after.enabled ? 'enabled' : 'disabled'}`}
   return after

@@ -7,11 +7,11 @@
  * one fio process started per point; see bench/.)
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync, accessSync, constants} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {delimiter, join} from 'node:path'
+import {join} from 'node:path'
 import {FioFailedError, MissingToolError} from '../errors.js'
-import {killFio, killFioSync} from '../proc.js'
+import {killFio, killFioSync, whichPath} from '../proc.js'
 import type {ExecHooks} from './jobfile.js'
 
 const GATE_SCRIPT = `#!/bin/sh
@@ -19,27 +19,14 @@ const GATE_SCRIPT = `#!/bin/sh
 # done TS PIDFILE N: log the I/O end time; when all N threads of the job are done, release the
 # next point (kill its gate holder).
 case "$1" in
-wait) date +%s%N >> "$3.ready"; flock -s "$2" true; date +%s%N >> "$3" ;;
+wait) flock -s "$2" true; date +%s%N >> "$3" ;;
 done) date +%s%N >> "$2"
   if [ -s "$3" ] && [ "$(wc -l < "$2")" -ge "$4" ]; then kill -9 "$(cat "$3")" 2>/dev/null; fi; true ;;
 esac
 `
 
-/** Find an executable on PATH. */
-export function which(cmd: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue
-    const p = join(dir, cmd)
-    try {
-      accessSync(p, constants.X_OK)
-      return p
-    } catch { /* next */ }
-  }
-  return null
-}
-
 export function findFio(): {path: string; version: string} {
-  const path = process.env.PTS_FIO ?? which('fio')
+  const path = process.env.PTS_FIO ?? whichPath('fio')
   if (!path || !existsSync(path)) throw new MissingToolError('fio', 'fio')
   const r = spawnSync(path, ['--version'], {encoding: 'utf8'})
   if (r.status !== 0) throw new MissingToolError(`fio at ${path} (it did not answer --version)`, 'fio')
@@ -65,8 +52,6 @@ export interface StartedJob {
   cancel(): Promise<void>
   /** I/O start (earliest job) and end (latest job) in ns since the epoch, from the hook logs. */
   timestamps(): {startNs: bigint; endNs: bigint} | null
-  /** When the last thread of the job finished its setup and reached the gate (ns since the epoch). */
-  readyNs(): bigint | null
   /** After a clean exit: move the JSON into place and return its text. */
   finish(): string
 }
@@ -168,10 +153,6 @@ export class FioEngine {
         await exited
         rmSync(partialJsonPath, {force: true})
       },
-      readyNs: () => {
-        const r = tsRead(`ts-${seq}-start.ready`)
-        return r.length === 0 ? null : r.reduce((a, b) => (b > a ? b : a))
-      },
       timestamps: () => {
         const s = tsRead(`ts-${seq}-start`)
         const e = tsRead(`ts-${seq}-end`)
@@ -194,7 +175,7 @@ export class FioEngine {
   async close(): Promise<void> {
     await Promise.all([...this.live].map(j => j.cancel()))
     for (const h of this.holders) h.kill('SIGKILL')
-    // PTS_KEEP_GATE=1 keeps the hook logs (ready/start/end timestamps) for debugging.
+    // PTS_KEEP_GATE=1 keeps the hook logs (start/end timestamps) for debugging.
     if (!process.env.PTS_KEEP_GATE) rmSync(this.gateDir, {recursive: true, force: true})
   }
 

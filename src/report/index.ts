@@ -45,12 +45,9 @@ export function outputPaths(runDir: string, formats: ReportFormat[], out?: strin
   return paths
 }
 
-/** Atomic write (temp name, fsync, rename), shared with the run store. */
-export const writeAtomic = writeFileAtomic
-
 function writeOut(path: string, data: string | Uint8Array): void {
   try {
-    writeAtomic(path, data)
+    writeFileAtomic(path, data)
   } catch (error) {
     throw new PtsError(`Cannot write ${path}: ${(error as Error).message}`, EXIT.report, 'check that the output directory exists and is writable, or pass --out')
   }

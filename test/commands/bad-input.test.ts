@@ -1,14 +1,14 @@
 import {expect} from 'chai'
-import {cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {cpSync, existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {useTmpDir} from '../helpers/tmp.js'
 import {runCli, ROOT} from '../helpers/cli.js'
 
 describe('bad input: one clear message, a documented exit code, nothing written', function () {
   this.timeout(120_000)
-  let tmp: string
-  before(() => { tmp = mkdtempSync(join(tmpdir(), 'pts-bad-')) })
-  after(() => rmSync(tmp, {recursive: true, force: true}))
+  const tmpDir = useTmpDir('pts-bad-')
+  let tmp = ''
+  before(() => { tmp = tmpDir() })
   const file = () => `file:${tmp}/never.img`
 
   const cases: Array<{name: string; args: () => string[]; code: number; msg: RegExp}> = [

@@ -1,8 +1,8 @@
 import {expect} from 'chai'
 import {spawn, type ChildProcess} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, readdirSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readFileSync, readdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
+import {useTmpDir} from '../helpers/tmp.js'
 import {ROOT, runCli} from '../helpers/cli.js'
 import {verifyRun} from '../helpers/verify-run.js'
 import type {RunManifest} from '../../src/store/types.js'
@@ -32,9 +32,9 @@ function kill(child: ChildProcess, dir: string, powerCut: boolean): void {
 
 describe('crash and resume (SIGKILL at random moments, real fio on a file)', function () {
   this.timeout(900_000)
-  let tmp: string
-  before(() => { tmp = mkdtempSync(join(tmpdir(), 'pts-crash-')) })
-  after(() => rmSync(tmp, {recursive: true, force: true}))
+  const tmpDir = useTmpDir('pts-crash-')
+  let tmp = ''
+  before(() => { tmp = tmpDir() })
 
   it('survives repeated kills of pts alone and of pts with its fio; the final results are whole and recompute', async () => {
     const dir = join(tmp, 'run')

@@ -1,15 +1,15 @@
 import {expect} from 'chai'
-import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
+import {useTmpDir} from '../helpers/tmp.js'
 import {runCli} from '../helpers/cli.js'
 import {verifyRun} from '../helpers/verify-run.js'
 
 describe('pts run iops on a file target (real fio)', function () {
   this.timeout(600_000)
-  let tmp: string
-  before(() => { tmp = mkdtempSync(join(tmpdir(), 'pts-it-file-')) })
-  after(() => rmSync(tmp, {recursive: true, force: true}))
+  const tmpDir = useTmpDir('pts-it-file-')
+  let tmp = ''
+  before(() => { tmp = tmpDir() })
 
   it('runs purge/WIPC/WDPC to steady state or 6 rounds; results validate, 56 points per round in order, verdict recomputes', async () => {
     const out = join(tmp, 'run')
