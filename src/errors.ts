@@ -13,6 +13,10 @@ export const EXIT = {
   report: 7,
   runDir: 8,
   storage: 9,
+  /** pts verify --fail-on-miss: at least one claim was below tolerance or not measured. */
+  claimMissed: 10,
+  /** pts audit: at least one check failed. */
+  auditFailed: 11,
   interrupted: 130,
 } as const
 

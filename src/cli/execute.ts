@@ -8,8 +8,9 @@ import {Progress} from '../progress.js'
 import {runTest, type RunSummary} from '../run/run-test.js'
 import {EXIT} from '../errors.js'
 import type {Prepared} from './prepare.js'
+import type {KeyObject} from 'node:crypto'
 
-export async function execute(p: Prepared, runDir: string, argv: string[], quiet: boolean): Promise<RunSummary & {report: RunReport}> {
+export async function execute(p: Prepared, runDir: string, argv: string[], quiet: boolean, opts: {signKey?: KeyObject} = {}): Promise<RunSummary & {report: RunReport}> {
   const fio = findFio() // before anything is written: a missing fio changes nothing
   if (p.refusals.length > 0) {
     throw new UnsafeTargetError(p.target.kind === 'file' ? `file:${p.target.path}` : p.target.path, p.refusals, 'nothing was written')
@@ -27,6 +28,7 @@ export async function execute(p: Prepared, runDir: string, argv: string[], quiet
     toolVersion: toolVersion(),
     host: hostFacts(),
     progress: new Progress(process.stderr, quiet, 10),
+    signKey: opts.signKey,
   })
   return {...summary, report: await reportAfterRun(dir, quiet)}
 }

@@ -1,12 +1,18 @@
 /** Flags shared by `pts run` and `pts plan`, and their translation into run options (validated). */
 import {Args, Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
-import {PROFILES, REVISIONS, TEST_IDS, type ProfileId, type Revision, type TestSpec} from '../spec/types.js'
+import {ALL_TEST_IDS} from '../spec/load.js'
+import {PROFILES, REVISIONS, type ProfileId, type Revision, type TestSpec} from '../spec/types.js'
 import type {RunOptions} from '../spec/expand.js'
 import {parseSizeBytes} from '../units.js'
 
 export const testArg = {
-  test: Args.string({description: `test to run (${TEST_IDS.join(', ')})`, required: true}),
+  test: Args.string({description: `test to run (${ALL_TEST_IDS.join(', ')})`, required: true}),
+}
+
+/** `pts run` and `pts resume`: sign manifest.json when the run ends. */
+export const signKeyFlag = {
+  'sign-key': Flags.string({description: 'PEM private key (ed25519, EC or RSA): sign manifest.json, which lists the SHA-256 of every raw file and results.json, into manifest.sig when the run ends; check with pts audit --verify-key'}),
 }
 
 export const runFlags = {

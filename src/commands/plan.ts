@@ -3,6 +3,7 @@ import {runFlags, testArg} from '../cli/options.js'
 import {prepare} from '../cli/prepare.js'
 import {planText} from '../cli/plan-text.js'
 import {pointJob, wipcJob} from '../engine/jobfile.js'
+import {prepareProgram, programFlags, programPlanJobs, programPlanText, timeScaleOf} from '../cli/program.js'
 
 export default class Plan extends BaseCommand {
   static summary = 'Print what a run would do and how long it takes; touches nothing.'
@@ -12,11 +13,23 @@ export default class Plan extends BaseCommand {
     '<%= config.bin %> plan iops --device file:/scratch/pts.img --size 8GiB --point-seconds 5 --max-rounds 8',
   ]
   static args = testArg
-  static flags = runFlags
+  static flags = {...runFlags, ...programFlags}
 
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Plan)
-    const {plan, target, refusals, purge} = prepare(args.test, flags)
+    if (args.test !== 'iops') {
+      const p = prepareProgram(args.test, flags)
+      const t = p.target
+      const label = t.kind === 'file' ? `file:${t.path}` : `${t.path} (${t.identity.model ?? '?'}, serial ${t.identity.serial ?? 'none'})`
+      if (!this.jsonEnabled()) this.log(programPlanText(p.plan, label, p.refusals))
+      return {
+        test: p.plan.spec.id, revision: p.plan.spec.revision, profile: p.plan.options.profile, target: label,
+        safety: {proceed: p.refusals.length === 0, refusals: p.refusals}, compliance: p.plan.compliance, deviations: p.plan.deviations,
+        options: p.plan.options, activeRangeBytes: p.plan.activeRangeBytes, phases: p.plan.phases, timeline: p.plan.timeline, durations: p.plan.durations,
+        parameters: p.plan.spec.parameters, jobs: programPlanJobs(p.plan),
+      }
+    }
+    const {plan, target, refusals, purge} = prepare(args.test, {...flags, 'wipc-multiple': String(Number(flags['wipc-multiple']) * timeScaleOf(flags['time-scale']))})
     const label = target.kind === 'file' ? `file:${target.path}` : `${target.path} (${target.identity.model ?? '?'}, serial ${target.identity.serial ?? 'none'})`
     if (!this.jsonEnabled()) this.log(planText(plan, label, refusals, purge))
     return {

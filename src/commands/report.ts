@@ -25,7 +25,7 @@ Exit codes: 3 results.json or manifest.json fails its schema; 7 the report canno
     out: Flags.string({char: 'o', description: 'output file (its extension picks the format it is used for; other formats go beside it) or directory (default: the run directory)'}),
   }
 
-  async run(): Promise<{files: string[]}> {
+  async run(): Promise<{files: string[]; warnings?: string[]}> {
     const {args, flags} = await this.parse(Report)
     const formats = flags.format.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
     const bad = formats.filter(f => !(FORMATS as readonly string[]).includes(f))
@@ -33,6 +33,7 @@ Exit codes: 3 results.json or manifest.json fails its schema; 7 the report canno
     const {renderReport} = await import('../report/index.js')
     const result = await renderReport(args.runDir, {formats: formats as Format[], out: flags.out})
     if (!this.jsonEnabled()) for (const f of result.files) this.log(f)
+    for (const w of result.warnings ?? []) process.stderr.write(`Warning: ${w}\n`)
     return result
   }
 }

@@ -13,12 +13,14 @@ import {loadSpec} from '../spec/load.js'
 import type {ProfileId, Revision} from '../spec/types.js'
 import {endLeftovers, liveHolder} from '../store/lock.js'
 import {readStoredRun} from '../store/read.js'
+import {loadSigningKey} from '../store/integrity.js'
+import {signKeyFlag} from '../cli/options.js'
 
 export default class Resume extends BaseCommand {
   static summary = 'Continue an interrupted run (after a crash, a reboot or Ctrl-C).'
   static description = `Continues a run from its stored state: completed rounds are kept, the round that was cut is re-run from its start (the points it had are set aside under raw/cut-<time>/), and the interruption (when, how long idle) is a recorded deviation shown in the report. With --restart-from purge everything measured is set aside and the run starts again from the purge: a clean, compliant run.
 
-Before touching the device, resume ends any fio process that a killed pts left running (found by the pids recorded in lock.json), refuses while another pts holds the run or the device, and refuses when the device identity (serial, capacity) differs from the manifest.`
+Before touching the device, resume ends any fio process that a killed pts left running (found by the pids recorded in lock.json), refuses while another pts holds the run or the device, and refuses when the device identity (serial, capacity) differs from the manifest. The run's old seal and signature are removed when it continues and written again when it ends (pass --sign-key again to sign).`
   static examples = [
     '<%= config.bin %> resume reports/2026-12-01T101500Z-iops-nvme1n1',
     '<%= config.bin %> resume reports/2026-12-01T101500Z-iops-nvme1n1 --restart-from purge',
@@ -26,10 +28,12 @@ Before touching the device, resume ends any fio process that a killed pts left r
   static args = {runDir: Args.string({description: 'run directory written by pts run', required: true})}
   static flags = {
     'restart-from': Flags.string({description: 'start again from this phase instead of continuing', options: ['purge']}),
+    ...signKeyFlag,
   }
 
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Resume)
+    const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])
     const {runDir: dir, manifest, results} = readStoredRun(args.runDir)
     const holder = liveHolder(join(dir, 'lock.json'))
     if (holder) throw new RunDirError(`the run in ${dir} is still in progress (pts pid ${holder.pid})`, 'wait for it, or stop it with Ctrl-C / kill, then resume')
@@ -66,6 +70,7 @@ Before touching the device, resume ends any fio process that a killed pts left r
     const summary = await runTest({
       plan, target, purge, fio, runId: manifest.runId, runDir: dir, argv: ['pts', 'resume', ...this.argv], toolVersion: toolVersion(), host: hostFacts(),
       progress: new Progress(process.stderr, false, 10),
+      signKey,
       resume: {manifest, results, restartFromPurge: flags['restart-from'] === 'purge', interruption: {lastActivityAt, status: results.status, leftovers}},
     })
     const withReport = {...summary, report: await reportAfterRun(dir, false)}

@@ -108,13 +108,15 @@ export class FioEngine {
 
   /**
    * Start fio on `jobPath` (already written, with this.hooks(seq, ...)). With gated=true the job
-   * sets up and then waits until release() or the previous job's postrun.
+   * sets up and then waits until release() or the previous job's postrun. A file the job writes
+   * beside its output (an IOPS log) must be named in the job text with an absolute path.
    */
-  async start(seq: number, jobPath: string, jsonPath: string, gated: boolean): Promise<StartedJob> {
+  async start(seq: number, jobPath: string, jsonPath: string, gated: boolean, format: 'json' | 'json+' = 'json'): Promise<StartedJob> {
     const holder = gated ? await this.hold(seq) : null
     const partialJsonPath = `${jsonPath}.partial`
     rmSync(partialJsonPath, {force: true})
-    const child = spawn(this.fioPath, ['--output-format=json', `--output=${partialJsonPath}`, jobPath], {
+    // json+ adds the completion-latency histogram bins (response-time histograms, digest B §5.7-5.8)
+    const child = spawn(this.fioPath, [`--output-format=${format}`, `--output=${partialJsonPath}`, jobPath], {
       cwd: this.gateDir, // exec_prerun/postrun output files land here
       detached: true, // own process group: cancel() reaches fio's job processes and hooks
       stdio: ['ignore', 'pipe', 'pipe'],

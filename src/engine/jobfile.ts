@@ -12,7 +12,7 @@ export interface ExecHooks {
   postrun?: string
 }
 
-function rwFor(readPct: number, access: 'random' | 'sequential'): string[] {
+export function rwFor(readPct: number, access: 'random' | 'sequential'): string[] {
   const r = access === 'random'
   if (readPct === 100) return [`rw=${r ? 'randread' : 'read'}`]
   if (readPct === 0) return [`rw=${r ? 'randwrite' : 'write'}`]
@@ -20,11 +20,16 @@ function rwFor(readPct: number, access: 'random' | 'sequential'): string[] {
 }
 
 function globalSection(plan: Plan): string[] {
+  return commonGlobal(plan.options.ioengine, plan.target.path)
+}
+
+/** The [global] lines every pts job shares (IOPS and the test programs). */
+export function commonGlobal(ioengine: string, targetPath: string): string[] {
   return [
     '[global]',
-    `ioengine=${plan.options.ioengine}`,
+    `ioengine=${ioengine}`,
     'direct=1',
-    `filename=${fioEscapeFilename(plan.target.path)}`,
+    `filename=${fioEscapeFilename(targetPath)}`,
     'refill_buffers=1',
     'group_reporting=1',
     // "mixed" adds read+write statistics over all IOs (IO-weighted latency, 5 9s over all IOs; digest Part A 4).
@@ -39,7 +44,7 @@ export function fioEscapeFilename(path: string): string {
   return path.replace(/:/g, '\\:')
 }
 
-function hookLines(hooks?: ExecHooks): string[] {
+export function hookLines(hooks?: ExecHooks): string[] {
   const lines: string[] = []
   if (hooks?.prerun) lines.push(`exec_prerun=${hooks.prerun}`)
   if (hooks?.postrun) lines.push(`exec_postrun=${hooks.postrun}`)

@@ -14,7 +14,10 @@ export interface ReportTemplates {
   css: string
 }
 
-export function renderHtml(templates: ReportTemplates, model: ReportModel, svgs: Record<string, string>): string {
+/** What the layout reads of a model (the IOPS ReportModel and the test-program model both have it). */
+export type RenderableModel = Pick<ReportModel, 'generatedBy' | 'runId' | 'generatedAt' | 'reportTitle' | 'header' | 'pages'>
+
+export function renderHtml(templates: ReportTemplates, model: RenderableModel, svgs: Record<string, string>): string {
   const hb = Handlebars.create()
   for (const [name, source] of Object.entries(templates.partials)) hb.registerPartial(name, source)
   for (const page of model.pages) {

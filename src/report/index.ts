@@ -10,6 +10,7 @@ import {EXIT, PtsError} from '../errors.js'
 import {writeFileAtomic} from '../store/atomic.js'
 import {reportCsv} from './csv.js'
 import {loadRun} from './load.js'
+import {storedRunKind} from '../store/read.js'
 import {buildReportModel} from './model.js'
 
 export type ReportFormat = 'pdf' | 'html' | 'csv' | 'json'
@@ -53,8 +54,10 @@ function writeOut(path: string, data: string | Uint8Array): void {
   }
 }
 
-export async function renderReport(runDir: string, opts: RenderOptions): Promise<{files: string[]}> {
+/** files written; warnings (e.g. an invalid claims.json left out) only when there are any. */
+export async function renderReport(runDir: string, opts: RenderOptions): Promise<{files: string[]; warnings?: string[]}> {
   const formats = [...new Set(opts.formats.length > 0 ? opts.formats : DEFAULT_FORMATS)]
+  if (storedRunKind(runDir)?.kind === 'program') return renderProgramReport(runDir, formats, opts)
   const run = loadRun(runDir)
   const paths = outputPaths(run.runDir, formats, opts.out)
   for (const f of formats) {
@@ -80,12 +83,13 @@ export async function renderReport(runDir: string, opts: RenderOptions): Promise
     }
   }
 
-  const model = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles,
+  const model = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims,
     generatedAt: opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')})
   const files: string[] = []
   if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); files.push(paths.json) }
   if (paths.csv) { writeOut(paths.csv, reportCsv(run.results)); files.push(paths.csv) }
-  if (!paths.html && !paths.pdf) return {files}
+  const done = () => (run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files})
+  if (!paths.html && !paths.pdf) return done()
 
   // Heavy modules (vega, handlebars, puppeteer) load only when a document is rendered.
   const [{buildChartSpecs}, {renderSvg}, {renderHtml}, {loadTemplates}] = await Promise.all([
@@ -113,6 +117,42 @@ export async function renderReport(runDir: string, opts: RenderOptions): Promise
         throw new PtsError(`${error.message}\n(written before the failure: ${files.join(', ')})`, error.exit, error.suggestion)
       }
       throw error
+    } finally {
+      await closeBrowser()
+    }
+  }
+  return done()
+}
+
+/** The report of a test-program run (TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH): the same outputs, templates and PDF pipeline. */
+async function renderProgramReport(runDirArg: string, formats: ReportFormat[], opts: RenderOptions): Promise<{files: string[]}> {
+  const {loadProgramReportModel, programCsv} = await import('./program/render.js')
+  const {runDir, model, results} = loadProgramReportModel(runDirArg, opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))
+  const paths = outputPaths(runDir, formats, opts.out)
+  for (const f of formats) {
+    const dir = dirname(paths[f])
+    if (!existsSync(dir)) mkdirSync(dir, {recursive: true})
+  }
+  const files: string[] = []
+  if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); files.push(paths.json) }
+  if (paths.csv) { writeOut(paths.csv, programCsv(results)); files.push(paths.csv) }
+  if (!paths.html && !paths.pdf) return {files}
+  const [{renderSvg}, {renderHtml}, {loadTemplates}] = await Promise.all([import('./svg.js'), import('./html.js'), import('./templates.js')])
+  const svgs: Record<string, string> = {}
+  for (const [id, spec] of Object.entries(model.charts)) {
+    try {
+      svgs[id] = await renderSvg(spec)
+    } catch (error) {
+      throw new PtsError(`Cannot render chart "${id}": ${(error as Error).message}`, EXIT.report)
+    }
+  }
+  const html = renderHtml(loadTemplates(), model, svgs)
+  if (paths.html) { writeOut(paths.html, html); files.push(paths.html) }
+  if (paths.pdf) {
+    const {htmlToPdf, closeBrowser} = await import('./pdf.js')
+    try {
+      writeOut(paths.pdf, await htmlToPdf(html))
+      files.push(paths.pdf)
     } finally {
       await closeBrowser()
     }

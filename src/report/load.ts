@@ -7,6 +7,8 @@
 import {createHash} from 'node:crypto'
 import {existsSync, readFileSync, readdirSync} from 'node:fs'
 import {join, relative, sep} from 'node:path'
+import {readClaimsResult} from '../claims/load.js'
+import type {VerifyResult} from '../claims/types.js'
 import {RunDirError} from '../errors.js'
 import {readStoredRun} from '../store/read.js'
 import type {RunManifest, RunResults} from '../store/types.js'
@@ -17,6 +19,10 @@ export interface LoadedRun {
   manifest: RunManifest
   results: RunResults
   rawFiles: RawFile[]
+  /** <run>/claims.json (written by pts verify) when present and valid for this run, else null (optional file). */
+  claims: VerifyResult | null
+  /** Why a present claims.json was left out (invalid, of another run), else null. */
+  claimsWarning: string | null
 }
 
 function listFiles(dir: string): string[] {
@@ -45,7 +51,8 @@ export function hashRawFiles(runDir: string): RawFile[] {
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
-export function loadRun(runDirArg: string): LoadedRun {
+/** allowMissingRaw: `pts audit` reads the run anyway and names each missing raw file as a failure. */
+export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean} = {}): LoadedRun {
   const {runDir, manifest, results} = readStoredRun(runDirArg)
   if (results.status === 'running' || manifest.status === 'running') {
     throw new RunDirError(`Run still in progress: ${runDir} (status "running", started ${manifest.createdAt}, pid ${manifest.pid})`,
@@ -61,9 +68,10 @@ export function loadRun(runDirArg: string): LoadedRun {
       for (const f of [pt.raw.json, pt.raw.job]) if (!existsSync(join(runDir, f))) missing.push(f)
     }
   }
-  if (missing.length > 0) {
+  if (missing.length > 0 && !opts.allowMissingRaw) {
     throw new RunDirError(`Incomplete run directory ${runDir}: ${missing.length} raw file(s) named in results.json are missing, e.g. ${missing.slice(0, 3).join(', ')}`,
       'the report lists every raw file with its SHA-256; restore raw/ from the original run')
   }
-  return {runDir, manifest, results, rawFiles: hashRawFiles(runDir)}
+  const claims = readClaimsResult(runDir, results.runId)
+  return {runDir, manifest, results, rawFiles: hashRawFiles(runDir), claims: claims.result, claimsWarning: claims.warning}
 }

@@ -7,9 +7,11 @@
  * Page layout follows the SNIA report-page template (digest B §6.1), the IOPS page list
  * (B §5.1, §6.2) and the table conventions (B §6.3).
  */
+import type {VerifyResult} from '../claims/types.js'
 import type {PointResult, RunManifest, RunResults, WindowAverage} from '../store/types.js'
 import type {VariableEvaluation} from '../steady-state/evaluate.js'
 import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
+import {claimsPages, type ClaimsPageData} from './claims-page.js'
 import {fitFormula, fixed, fmtFileBytes, fmtInstant, fmtIops, fmtMBps, pointLabel} from './format.js'
 
 export interface RawFile {
@@ -24,6 +26,8 @@ export interface ReportInput {
   results: RunResults
   rawFiles: RawFile[]
   generatedAt: string
+  /** The stored verify result (<run>/claims.json), when there is a valid one: adds the "Claims vs measured" page(s). */
+  claims?: VerifyResult | null
 }
 
 export interface KV {
@@ -123,7 +127,7 @@ export interface SummaryData {
   howToRead: string[]
 }
 
-export type PageKind = 'summary' | 'chart' | 'closeup' | 'table' | 'tables' | 'appendix'
+export type PageKind = 'summary' | 'chart' | 'closeup' | 'table' | 'tables' | 'claims' | 'appendix'
 
 export interface ReportPage {
   number: number
@@ -139,6 +143,8 @@ export interface ReportPage {
   determination: Determination | null
   tables: Array<TableData & {heading: string}>
   appendix: null | {part: number; parts: number; files: Array<{path: string; bytes: string; sha256: string}>}
+  /** Claims pages only (absent on every other page, so a run without claims.json keeps its model). */
+  claims?: ClaimsPageData
   note: string
 }
 
@@ -443,6 +449,14 @@ export function buildReportModel(input: ReportInput): ReportModel {
       {heading: 'Maximum response time over the window, ms', ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fixed(c.latMaxMs, 3), '')},
     ],
     note: windowNote})
+  // Datasheet claims vs measured (pts verify), before the appendix; not a SNIA plot, so no "Plot A.n".
+  if (input.claims) {
+    const ds = input.claims.datasheet
+    for (const c of claimsPages(input.claims)) {
+      drafts.push({...blank, kind: 'claims', plot: false, chart: `claims-${c.part}`, claims: c,
+        title: `Claims vs measured - ${ds.vendor} ${ds.model}${c.parts > 1 ? ` (${c.part} of ${c.parts})` : ''}`})
+    }
+  }
   const files = input.rawFiles
   const parts = Math.max(1, Math.ceil(files.length / APPENDIX_ROWS_PER_PAGE))
   for (let i = 0; i < parts; i++) {

@@ -13,6 +13,9 @@ import {pointSeed, type Plan, type TestPoint} from '../spec/expand.js'
 import {conclude} from '../store/results.js'
 import {RunStore} from '../store/run-store.js'
 import {RunLock} from '../store/lock.js'
+import {computeSeal, removeSignature, writeSignature} from '../store/integrity.js'
+import {identityText} from './identity.js'
+import type {KeyObject} from 'node:crypto'
 import type {PointResult, RunManifest, RunResults} from '../store/types.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge, type PurgeChoice} from '../device/purge.js'
@@ -49,6 +52,8 @@ export interface RunInputs {
   /** The purge to run (null: the target is a file, nothing to purge). */
   purge: PurgeChoice | null
   resume?: ResumeState
+  /** Private key: sign manifest.json when the run ends (manifest.sig; `pts audit --verify-key`). */
+  signKey?: KeyObject
 }
 
 export interface RunSummary {
@@ -185,6 +190,9 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     store.saveManifest(manifest)
   }
   if (inp.resume) {
+    // The files change from here on: the old seal and signature no longer apply.
+    manifest.integrity = null
+    removeSignature(inp.runDir)
     prepareResume(store, manifest, results, inp.resume, plan.points.length)
     if (inp.resume.restartFromPurge) {
       manifest.compliance = {...plan.compliance, reasons: [...plan.compliance.reasons]}
@@ -196,6 +204,8 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     store.saveResults(results)
     event('start', `${plan.spec.id} ${plan.spec.revision} ${plan.options.profile} on ${inp.target.kind === 'file' ? 'file:' : ''}${inp.target.path}`)
   }
+  // The device identity as seen by this process (start and every resume): the audit checks it never changed.
+  event('identity', identityText(inp.target))
 
   const engine = new FioEngine(inp.fio.path)
   engine.onProcesses = p => lock.update(p)
@@ -225,6 +235,19 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     manifest.error = error ? {message: error.message, exit: error.exit} : null
     store.saveResults(results)
     event('finish', `${status}; steady state ${results.steadyState.verdict}${results.steadyState.fromRound ? ` (window rounds ${results.steadyState.fromRound}-${results.steadyState.toRound})` : ''}`)
+  }
+
+  // The seal (issue 6): SHA-256 of results.json and every raw file, in the manifest, whatever the
+  // outcome; then the optional signature of manifest.json. A failure here (e.g. a full disk) leaves
+  // the run unsealed, which `pts audit` reports; it never hides the run's own error.
+  const seal = () => {
+    try {
+      manifest.integrity = computeSeal(inp.runDir)
+      store.saveManifest(manifest)
+      if (inp.signKey) writeSignature(inp.runDir, inp.signKey)
+    } catch (error) {
+      progress.note(`the run could not be sealed (${(error as Error).message}); pts audit will report it unsealed`)
+    }
   }
 
   try {
@@ -446,6 +469,7 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     process.off('SIGTERM', onSignal)
     await engine.close()
     restoreCache()
+    seal()
     lock.release()
     progress.done()
   }

@@ -9,6 +9,7 @@ import {join, resolve} from 'node:path'
 import {RunDirError} from '../errors.js'
 import {assertValid} from '../validate.js'
 import type {RunManifest, RunResults} from './types.js'
+import type {ProgramResults} from '../program/results.js'
 
 export interface StoredRun {
   runDir: string
@@ -31,7 +32,21 @@ function readJson(path: string, what: string): unknown {
   }
 }
 
-export function readStoredRun(runDirArg: string): StoredRun {
+export interface StoredProgram {
+  runDir: string
+  manifest: RunManifest
+  results: ProgramResults
+}
+
+/** Which kind of run a directory holds: the IOPS test, or a test program (tp, lat, wsat, ...); null when results.json is unreadable. */
+export function storedRunKind(runDirArg: string): {kind: 'iops' | 'program'; test: string} | null {
+  try {
+    const r = JSON.parse(readFileSync(join(resolve(runDirArg), 'results.json'), 'utf8')) as {kind?: string; test?: string}
+    return {kind: r.kind === 'program' ? 'program' : 'iops', test: String(r.test)}
+  } catch { return null }
+}
+
+function readBoth(runDirArg: string): {runDir: string; manifest: RunManifest; results: unknown; resultsPath: string} {
   const runDir = resolve(runDirArg)
   if (!existsSync(runDir)) {
     throw new RunDirError(`Run directory not found: ${runDir}`, 'pass the directory that `pts run` wrote (it holds manifest.json, results.json and raw/)')
@@ -49,11 +64,31 @@ export function readStoredRun(runDirArg: string): StoredRun {
   }
   const manifest = assertValid<RunManifest>('run-manifest.schema.json', readJson(manifestPath, 'manifest'), manifestPath, 'run manifest',
     'the file was changed or written by another version of pts; restore it from the original run')
-  const results = assertValid<RunResults>('run-result.schema.json', readJson(resultsPath, 'results'), resultsPath, 'results file',
+  return {runDir, manifest, results: readJson(resultsPath, 'results'), resultsPath}
+}
+
+/** A stored IOPS run (a test-program run is refused with a clear message: use readStoredProgram). */
+export function readStoredRun(runDirArg: string, what = 'this command'): StoredRun {
+  const {runDir, manifest, results: data, resultsPath} = readBoth(runDirArg)
+  if ((data as {kind?: string} | null)?.kind === 'program') {
+    throw new RunDirError(`${runDir} holds a ${(data as {test?: string}).test} run; ${what} reads IOPS runs only`, 'pts report and pts resume read every test; pass an IOPS run here')
+  }
+  const results = assertValid<RunResults>('run-result.schema.json', data, resultsPath, 'results file',
     'the file was changed or written by another version of pts; restore it from the original run')
   if (results.runId !== manifest.runId) {
     throw new RunDirError(`manifest.json (run ${manifest.runId}) and results.json (run ${results.runId}) in ${runDir} belong to different runs`,
       'restore the files of one run into the directory')
+  }
+  return {runDir, manifest, results}
+}
+
+/** A stored test-program run (tp, lat, wsat, hir, xsr, cbw, ecw, dirth), validated against schemas/program-result.schema.json. */
+export function readStoredProgram(runDirArg: string): StoredProgram {
+  const {runDir, manifest, results: data, resultsPath} = readBoth(runDirArg)
+  const results = assertValid<ProgramResults>('program-result.schema.json', data, resultsPath, 'results file',
+    'the file was changed or written by another version of pts; restore it from the original run')
+  if (results.runId !== manifest.runId) {
+    throw new RunDirError(`manifest.json (run ${manifest.runId}) and results.json (run ${results.runId}) in ${runDir} belong to different runs`, 'restore the files of one run into the directory')
   }
   return {runDir, manifest, results}
 }

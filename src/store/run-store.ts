@@ -5,6 +5,7 @@ import {StorageError, UsageError} from '../errors.js'
 import {assertValid} from '../validate.js'
 import {writeFileAtomic, writeJsonAtomic} from './atomic.js'
 import type {RunManifest, RunResults} from './types.js'
+import type {ProgramResults} from '../program/results.js'
 
 export class RunStore {
   constructor(readonly dir: string) {}
@@ -48,6 +49,11 @@ export class RunStore {
 
   saveResults(r: RunResults): void {
     assertValid('run-result.schema.json', r, this.path('results.json'), 'results (internal error: pts built invalid results)')
+    this.guard(this.path('results.json'), () => writeJsonAtomic(this.path('results.json'), r))
+  }
+
+  saveProgramResults(r: ProgramResults): void {
+    assertValid('program-result.schema.json', r, this.path('results.json'), 'results (internal error: pts built invalid results)')
     this.guard(this.path('results.json'), () => writeJsonAtomic(this.path('results.json'), r))
   }
 

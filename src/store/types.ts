@@ -5,6 +5,7 @@
  */
 import type {Measurement} from '../engine/parse.js'
 import type {VariableEvaluation, WindowStatus} from '../steady-state/evaluate.js'
+import type {Integrity} from './integrity.js'
 
 export type RunStatus = 'running' | 'complete' | 'failed' | 'interrupted'
 
@@ -153,4 +154,6 @@ export interface RunManifest {
   deviations: string[]
   events: Array<{at: string; event: string; detail: string}>
   error: null | {message: string; exit: number}
+  /** SHA-256 of results.json and every raw file, written when the run ends (absent while it runs or after a crash). */
+  integrity?: Integrity | null
 }

@@ -68,6 +68,14 @@ describe('crash and resume (SIGKILL at random moments, real fio on a file)', fun
     // no fio of the run is left, no partial outputs are left
     const leftovers = readdirSync(join(dir, 'raw'), {recursive: true}).map(String).filter(f => f.endsWith('.partial'))
     expect(leftovers).to.deep.equal([])
+    // the audit recomputes everything from raw/ and accepts the run: the seal written at the
+    // end covers the set-aside cut rounds, the idle gaps lie across the recorded resumes, and
+    // every identity record (start and each resume) names the same target
+    const audit = await runCli(['audit', dir, '--json', '--max-gap-ms', '5000']) // shared test host: see test/commands/audit.test.ts
+    const a = JSON.parse(audit.stdout) as {ok: boolean; checks: Array<{id: string; status: string; problems: string[]}>}
+    expect(a.checks.filter(c => c.status === 'fail'), `kills: ${kills.join(', ')}`).to.deep.equal([])
+    expect(audit.code).to.equal(0)
+    expect(manifest.events.filter(e => e.event === 'identity').length).to.equal(manifest.events.filter(e => e.event === 'start' || e.event === 'resume').length)
   })
 
   it('SIGINT stops cleanly (exit 130, resume command printed) and pts resume finishes the run', async () => {
@@ -83,6 +91,8 @@ describe('crash and resume (SIGKILL at random moments, real fio on a file)', fun
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RunManifest
     expect(m.status).to.equal('interrupted')
     expect(existsSync(join(dir, 'lock.json'))).to.equal(false)
+    // an interrupted run is sealed too: every completed measurement is covered by the manifest's SHA-256 list
+    expect(m.integrity?.files.map(f => f.path)).to.include('results.json')
     const again = await runCli(['resume', dir])
     expect(again.code, again.stderr.slice(-2000)).to.equal(0)
     verifyRun(dir, 2)

@@ -1,6 +1,7 @@
 /** All charts of a report, keyed by the chart id the model's pages refer to. Pure. */
 import type {TopLevelSpec} from 'vega-lite'
 import type {ReportModel} from '../model.js'
+import {claimsSpec} from './claims.js'
 import {convergenceSpec} from './convergence.js'
 import {iops2dSpec} from './iops-2d.js'
 import {iopsMatrixSpec} from './iops-matrix.js'
@@ -15,5 +16,7 @@ export function buildChartSpecs(model: ReportModel): Record<string, TopLevelSpec
   for (const d of model.data.determinations) specs[`window-${d.id}`] = windowCloseupSpec(d)
   specs['iops-2d'] = iops2dSpec(model)
   specs['iops-matrix'] = iopsMatrixSpec(model)
+  // "Claims vs measured" pages (only when the run has a valid claims.json).
+  for (const p of model.pages) if (p.kind === 'claims' && p.claims && p.chart) specs[p.chart] = claimsSpec(p.claims.bars)
   return specs
 }

@@ -1,0 +1,116 @@
+/**
+ * Reading claims (I/O): a datasheet claims file given to `pts verify --claims`, and the stored
+ * verify result <run>/claims.json that the report shows. Errors name the file, the JSON pointer,
+ * what was expected and what to do: a missing claims file is a usage error (exit 2), malformed
+ * JSON or a schema failure is invalid data (exit 3).
+ */
+import {createHash} from 'node:crypto'
+import {existsSync, readFileSync, statSync} from 'node:fs'
+import {basename, join, resolve} from 'node:path'
+import {EXIT, InvalidDataError, PtsError, UsageError} from '../errors.js'
+import {checkClaims, checkVerifyResult} from './schema.js'
+import type {ClaimsFile, VerifyResult} from './types.js'
+
+/** The stored verify result in a run directory. */
+export const CLAIMS_RESULT_FILE = 'claims.json'
+
+const CLAIMS_HINT = 'fix the file (see schemas/claims.schema.json and the example specs/claims/crucial-mx100-256gb.json)'
+
+/**
+ * JSON.parse's message with a line and column: "... in JSON at position 42" gives the position;
+ * Node 20's "Unexpected token '}', "...snippet..." is not valid JSON" gives a snippet that starts
+ * 10 characters before the token when it is cut (..."snippet"), else the whole text.
+ */
+export function jsonErrorWhere(text: string, message: string): string {
+  let pos: number | null = null
+  let what = message
+  const at = /^(.*?) in JSON at position (\d+)/s.exec(message)
+  const token = /^Unexpected token '(.)', (\.\.\.)?"(.*)"(?:\.\.\.)? is not valid JSON$/s.exec(message)
+  if (at) {
+    what = at[1]
+    pos = Number(at[2])
+  } else if (token) {
+    what = `Unexpected token '${token[1]}'`
+    const cut = token[2] !== undefined
+    const idx = text.indexOf(token[3])
+    if (cut) {
+      if (idx >= 0) pos = idx + 10
+    } else {
+      // The whole (short) text was quoted: the shortest prefix that fails on this token ends at it.
+      for (let n = 1; n <= text.length && pos === null; n++) {
+        try { JSON.parse(text.slice(0, n)) } catch (error) { if ((error as Error).message.startsWith(`Unexpected token '${token[1]}'`)) pos = n - 1 }
+      }
+    }
+  }
+  if (pos === null || pos > text.length) return message.replace(/\s+/g, ' ')
+  const before = text.slice(0, pos)
+  const line = before.split('\n').length
+  const column = pos - before.lastIndexOf('\n')
+  return `${what} at line ${line}, column ${column}`
+}
+
+export interface LoadedClaims {
+  path: string
+  claims: ClaimsFile
+  /** For the verify result: the file's name and SHA-256. */
+  file: {name: string; sha256: string}
+}
+
+export function readClaimsFile(pathArg: string): LoadedClaims {
+  const path = resolve(pathArg)
+  if (!existsSync(path)) {
+    throw new UsageError(`Claims file not found: ${path}`, 'pass --claims <file.json> naming a datasheet claims file, e.g. specs/claims/crucial-mx100-256gb.json')
+  }
+  if (statSync(path).isDirectory()) {
+    throw new UsageError(`--claims ${pathArg} is a directory, not a claims file`, 'pass the JSON file, e.g. specs/claims/crucial-mx100-256gb.json')
+  }
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`Cannot read claims file ${path}: ${(error as Error).message}`, 'check the path and its permissions')
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (error) {
+    throw new PtsError(`Invalid claims file ${path}: not valid JSON: ${jsonErrorWhere(text, (error as Error).message)}`, EXIT.invalidData,
+      `fix the JSON syntax at that place; ${CLAIMS_HINT}`)
+  }
+  const problems = checkClaims(data)
+  if (problems.length > 0) throw new InvalidDataError(path, problems, 'claims file', CLAIMS_HINT)
+  return {path, claims: data as ClaimsFile, file: {name: basename(path), sha256: createHash('sha256').update(text).digest('hex')}}
+}
+
+/** SHA-256 of <run>/results.json as stored (recorded in the verify result). */
+export function resultsSha256(runDir: string): string {
+  return createHash('sha256').update(readFileSync(join(runDir, 'results.json'))).digest('hex')
+}
+
+/**
+ * The stored verify result of a run for its report, or null with the reason it is ignored
+ * (absent: no reason; unreadable, invalid, of another run or of an earlier results.json: a warning). It is optional: a bad
+ * claims.json never stops the report, the page is left out.
+ */
+export function readClaimsResult(runDir: string, runId: string): {result: VerifyResult | null; warning: string | null} {
+  const path = join(runDir, CLAIMS_RESULT_FILE)
+  if (!existsSync(path)) return {result: null, warning: null}
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    return {result: null, warning: `${path} is not readable JSON (${(error as Error).message}); the "Claims vs measured" page is left out (run pts verify again)`}
+  }
+  const problems = checkVerifyResult(data)
+  if (problems.length > 0) {
+    return {result: null, warning: `${path} fails schemas/verify-result.schema.json (${problems.slice(0, 3).map(p => `${p.pointer || '/'}: ${p.message}`).join('; ')}); the "Claims vs measured" page is left out (run pts verify again)`}
+  }
+  const result = data as VerifyResult
+  if (result.runId !== runId) {
+    return {result: null, warning: `${path} belongs to run ${result.runId}, not ${runId}; the "Claims vs measured" page is left out (run pts verify again)`}
+  }
+  if (result.run.resultsSha256 !== resultsSha256(runDir)) {
+    return {result: null, warning: `${path} was made from an earlier results.json (the run changed since, e.g. it was resumed); the "Claims vs measured" page is left out (run pts verify again)`}
+  }
+  return {result, warning: null}
+}

@@ -1,0 +1,102 @@
+/**
+ * Validation of claims files (schemas/claims.schema.json) and verify results
+ * (schemas/verify-result.schema.json): ajv draft 2020-12 as in src/validate.ts, with messages
+ * that name the JSON pointer, what was found and what is expected. Pure apart from reading the
+ * two schema files once.
+ */
+import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
+import addFormatsImport from 'ajv-formats'
+import {readFileSync} from 'node:fs'
+import type {SchemaProblem} from '../errors.js'
+import {SCHEMAS_DIR, toProblems} from '../validate.js'
+
+const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default
+
+export const CLAIMS_SCHEMA = 'claims.schema.json'
+export const VERIFY_RESULT_SCHEMA = 'verify-result.schema.json'
+type Name = typeof CLAIMS_SCHEMA | typeof VERIFY_RESULT_SCHEMA
+
+let ajv: Ajv2020 | undefined
+const compiled = new Map<Name, ValidateFunction>()
+
+function validator(name: Name): ValidateFunction {
+  let v = compiled.get(name)
+  if (!v) {
+    if (!ajv) {
+      ajv = new Ajv2020({allErrors: true, strict: true})
+      addFormats(ajv)
+    }
+    v = ajv.compile(JSON.parse(readFileSync(new URL(name, SCHEMAS_DIR), 'utf8')) as Record<string, unknown>)
+    compiled.set(name, v)
+  }
+  return v
+}
+
+/** The value at a JSON pointer ("/claims/2/unit") of `data`, or undefined. */
+export function atPointer(data: unknown, pointer: string): unknown {
+  let cur: unknown = data
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (cur === null || typeof cur !== 'object') return undefined
+    cur = (cur as Record<string, unknown>)[key]
+  }
+  return cur
+}
+
+const UNITS_BY_METRIC: Record<string, string> = {iops: '"IOPS"', mbps: '"MB/s"', latency: '"ms" or "us"'}
+
+/**
+ * ajv errors of a claims file as plain problems. The metric/unit rules (allOf if/then) would
+ * otherwise add a vague 'must match "then" schema' and a second message for a unit that is
+ * already unknown; these are dropped or rewritten so each pointer gets one clear message.
+ */
+function claimsProblems(errors: ErrorObject[] | null | undefined, data: unknown): SchemaProblem[] {
+  const base: SchemaProblem[] = []
+  const fromRules: SchemaProblem[] = []
+  for (const e of errors ?? []) {
+    if (e.keyword === 'if') continue
+    const [problem] = toProblems([e])
+    const found = atPointer(data, e.instancePath)
+    const claim = atPointer(data, e.instancePath.replace(/\/[^/]*$/, '')) as {metric?: unknown} | undefined
+    if (e.schemaPath.includes('/then/')) {
+      if (e.instancePath.endsWith('/unit')) {
+        problem.message = `unit ${JSON.stringify(found)} does not fit metric ${JSON.stringify(claim?.metric)}: use ${UNITS_BY_METRIC[String(claim?.metric)] ?? 'the unit of the metric'}`
+      } else if (e.instancePath.endsWith('/statistic')) {
+        problem.message = `is only allowed for latency claims (metric "latency"); remove it from this ${JSON.stringify(claim?.metric)} claim`
+      }
+      fromRules.push(problem)
+      continue
+    }
+    if (e.keyword === 'enum' && e.instancePath.endsWith('/unit')) {
+      problem.message = `unknown unit ${JSON.stringify(found)}: ${problem.message} (IOPS for iops, MB/s = 10^6 B/s for mbps, ms or us for latency)`
+    } else if (e.keyword === 'pattern' && e.instancePath.endsWith('/blockSize')) {
+      problem.message = `${JSON.stringify(found)} is not a binary block size: write it as "4KiB", "128KiB", "0.5KiB" or "1MiB" (KiB = 1024 B; a datasheet's "4K" is 4KiB)`
+    } else if (e.keyword === 'enum' || e.keyword === 'type' || e.keyword === 'minimum' || e.keyword === 'maximum' || e.keyword === 'exclusiveMinimum') {
+      problem.message = `${problem.message} (found ${JSON.stringify(found)})`
+    }
+    base.push(problem)
+  }
+  const seen = new Set(base.map(p => p.pointer))
+  return [...base, ...fromRules.filter(p => !seen.has(p.pointer))]
+}
+
+/** Problems of a claims file (empty when valid): the schema, then ids unique in the file. */
+export function checkClaims(data: unknown): SchemaProblem[] {
+  const v = validator(CLAIMS_SCHEMA)
+  if (!v(data)) return claimsProblems(v.errors, data)
+  const problems: SchemaProblem[] = []
+  const ids = new Map<string, number>()
+  ;(data as {claims: Array<{id?: string}>}).claims.forEach((c, i) => {
+    const id = c.id ?? `claim-${i + 1}`
+    const first = ids.get(id)
+    if (first !== undefined) problems.push({pointer: `/claims/${i}/id`, message: `id ${JSON.stringify(id)} is already used by /claims/${first}; ids must be unique`})
+    else ids.set(id, i)
+  })
+  return problems
+}
+
+/** Problems of a verify result (empty when valid). */
+export function checkVerifyResult(data: unknown): SchemaProblem[] {
+  const v = validator(VERIFY_RESULT_SCHEMA)
+  return v(data) ? [] : toProblems(v.errors)
+}

@@ -1,0 +1,47 @@
+import {Args, Flags} from '@oclif/core'
+import {BaseCommand} from '../cli/base.js'
+import {EXIT, UsageError} from '../errors.js'
+import type {AuditResult} from '../audit/checks.js'
+
+export default class Audit extends BaseCommand {
+  static summary = 'Recompute a run from its raw fio outputs and check its integrity and compliance.'
+  static description = `Recomputes every reported number from the raw fio JSON alone (each point's IOPS, bandwidth, byte counts and latencies; the tracking series, the steady-state determination and the window averages; the report model) and compares them with results.json and report-model.json. Checks the seal: manifest.json lists the SHA-256 of results.json and of every file under raw/ (written by pts run when the run ends), and any changed, missing or added file is named. With --verify-key, checks the signature manifest.sig (pts run --sign-key). Checks the compliance rules visible in the data: purge method and outcome, WIPC volume (fio's byte count) against the required multiple of the ActiveRange, point durations, loop order and idle gaps (from the timestamps), fio job parameters (TC = numjobs, QD = iodepth), and the device identity across start and resumes. A departure from the spec passes only when the run disclosed it (marked non-compliant with that reason, or a recorded deviation).
+
+Prints PASS, FAIL or SKIP per check with the reason and every problem found (file and JSON pointer).
+
+Exit codes: 0 every check passed (or was skipped); 11 at least one check failed; 2 bad flags or key file; 3 manifest.json or results.json fails its schema; 8 run directory missing, incomplete or still running.`
+  static examples = [
+    '<%= config.bin %> audit reports/2026-12-01T101500Z-iops-nvme1n1',
+    '<%= config.bin %> audit reports/<run> --verify-key pts-signing.pub --json',
+  ]
+  static args = {runDir: Args.string({description: 'run directory written by pts run', required: true})}
+  static flags = {
+    'verify-key': Flags.string({description: 'PEM public key (or the private key): check manifest.sig with it; a missing or wrong signature then fails'}),
+    'max-gap-ms': Flags.string({description: 'idle time between consecutive test points above which the audit fails (the spec allows no idle gaps; pts keeps them to tens of ms)', default: '1000'}),
+  }
+
+  async run(): Promise<AuditResult> {
+    const {args, flags} = await this.parse(Audit)
+    const maxGapMs = Number(flags['max-gap-ms'])
+    if (!Number.isFinite(maxGapMs) || maxGapMs <= 0) throw new UsageError(`--max-gap-ms ${flags['max-gap-ms']}: expected a positive number of milliseconds`)
+    const {loadVerifyKey} = await import('../store/integrity.js')
+    const verifyKey = flags['verify-key'] === undefined ? undefined : loadVerifyKey(flags['verify-key'])
+    const {auditRun} = await import('../audit/load.js')
+    const result = auditRun(args.runDir, {verifyKey, maxGapMs})
+    if (!this.jsonEnabled()) this.log(auditText(result))
+    if (!result.ok) process.exitCode = EXIT.auditFailed
+    return result
+  }
+}
+
+export function auditText(r: AuditResult): string {
+  const lines = [`Audit of run ${r.runId} (${r.test}, ${r.revision})`]
+  for (const c of r.checks) {
+    lines.push(`${c.status.toUpperCase().padEnd(4)}  ${c.title}: ${c.reason}`)
+    if (c.status === 'fail') for (const p of c.problems.slice(0, 20)) lines.push(`        - ${p}`)
+    if (c.status === 'fail' && c.problems.length > 20) lines.push(`        ... and ${c.problems.length - 20} more (--json lists all)`)
+  }
+  const failed = r.checks.filter(c => c.status === 'fail')
+  lines.push(failed.length === 0 ? 'Result: PASS' : `Result: FAIL (${failed.map(c => c.id).join(', ')})`)
+  return lines.join('\n')
+}

@@ -1,0 +1,137 @@
+/**
+ * renderCompare: run directories -> compare.pdf / compare.html / compare.json, through the same
+ * pipeline as `pts report` (pure model -> Vega-Lite specs -> SVG -> Handlebars -> Chromium PDF).
+ * Everything comes from the stored runs. Each output is written atomically, so a failure leaves
+ * no half-written file.
+ */
+import {existsSync, mkdirSync, statSync} from 'node:fs'
+import {basename, dirname, extname, join, resolve} from 'node:path'
+import {EXIT, PtsError, UsageError} from '../errors.js'
+import {writeFileAtomic} from '../store/atomic.js'
+import {loadCompareRuns} from './load.js'
+import {buildCompareModel, checkCompatibility, type CompareModel, type Difference} from './model.js'
+
+export type CompareFormat = 'pdf' | 'html' | 'json'
+export const COMPARE_FORMATS: readonly CompareFormat[] = ['pdf', 'html', 'json']
+
+const NAMES: Record<CompareFormat, string> = {pdf: 'compare.pdf', html: 'compare.html', json: 'compare.json'}
+const EXT: Record<string, CompareFormat> = {'.pdf': 'pdf', '.html': 'html', '.json': 'json'}
+
+/** reports/compare-<UTC timestamp> (the timestamp as in run directories: 2026-12-01T101500Z). */
+export function defaultCompareDir(now: Date): string {
+  return `reports/compare-${now.toISOString().replace(/[:]/g, '').replace(/\..*$/, 'Z')}`
+}
+
+/** Where each format goes: a file with a known extension (siblings for the other formats) or a directory. */
+export function compareOutputPaths(formats: readonly CompareFormat[], out: string): Record<CompareFormat, string> {
+  const paths = {} as Record<CompareFormat, string>
+  const target = resolve(out)
+  const ext = extname(target).toLowerCase()
+  if (ext in EXT) {
+    const base = join(dirname(target), basename(target, extname(target)))
+    for (const f of formats) paths[f] = EXT[ext] === f ? target : `${base}.${f}`
+    return paths
+  }
+  for (const f of formats) paths[f] = join(target, NAMES[f])
+  return paths
+}
+
+export interface CompareOptions {
+  formats: CompareFormat[]
+  out?: string
+  labels?: string[]
+  samples?: boolean
+  generatedAt?: string
+  toolVersion?: string
+}
+
+export interface CompareResult {
+  files: string[]
+  runs: Array<{key: string; label: string; runDir: string; runId: string; device: string; serial: string; target: string; baseline: boolean}>
+  differences: Difference[]
+  samples: boolean
+}
+
+function writeOut(path: string, data: string | Uint8Array): void {
+  try {
+    writeFileAtomic(path, data)
+  } catch (error) {
+    throw new PtsError(`Cannot write ${path}: ${(error as Error).message}`, EXIT.report, 'check that the output directory is writable, or pass another --out')
+  }
+}
+
+export async function renderCompare(runDirs: readonly string[], opts: CompareOptions): Promise<CompareResult & {model: CompareModel}> {
+  if (runDirs.length < 2) {
+    throw new UsageError(`pts compare needs at least 2 run directories, got ${runDirs.length}`, 'pass two or more run directories (the first is the baseline); for one run use: pts report <run>')
+  }
+  if (opts.labels && opts.labels.length > 0 && opts.labels.length !== runDirs.length) {
+    throw new UsageError(`${opts.labels.length} --label flag(s) for ${runDirs.length} runs`, 'give one --label per run, in the order of the runs, or none')
+  }
+  const runs = loadCompareRuns(runDirs)
+  const verdict = checkCompatibility(runs.map(r => r.results))
+  if (!verdict.ok) throw new UsageError(verdict.message, verdict.suggestion)
+
+  const formats = [...new Set(opts.formats.length > 0 ? opts.formats : COMPARE_FORMATS)]
+  const paths = compareOutputPaths(formats, opts.out ?? defaultCompareDir(new Date()))
+  for (const f of formats) {
+    const dir = dirname(paths[f])
+    if (!existsSync(dir)) {
+      try {
+        mkdirSync(dir, {recursive: true})
+      } catch (error) {
+        throw new PtsError(`Cannot create output directory ${dir}: ${(error as Error).message}`, EXIT.report, 'pass a writable --out')
+      }
+    } else if (!statSync(dir).isDirectory()) {
+      throw new PtsError(`Output directory ${dir} is not a directory`, EXIT.report, 'pass a writable --out')
+    }
+  }
+  if (paths.pdf) {
+    const {chromiumPath} = await import('../report/pdf.js')
+    const chromium = chromiumPath()
+    if (!existsSync(chromium)) {
+      throw new PtsError(`Cannot start Chromium at ${chromium}: no such file`, EXIT.report,
+        'install it: apt-get install -y chromium fonts-dejavu-core; or set CHROMIUM_PATH to a Chromium binary; `--format html,json` needs no Chromium')
+    }
+  }
+
+  const model = buildCompareModel(runs, {labels: opts.labels, samples: opts.samples,
+    generatedAt: opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), toolVersion: opts.toolVersion})
+  const result: CompareResult & {model: CompareModel} = {
+    files: [],
+    runs: model.runs.map(r => ({key: r.key, label: r.label, runDir: r.runDir, runId: r.runId, device: r.device, serial: r.serial, target: r.target, baseline: r.baseline})),
+    differences: model.differences,
+    samples: model.samples.samples,
+    model,
+  }
+  if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); result.files.push(paths.json) }
+  if (!paths.html && !paths.pdf) return result
+
+  const [{buildCompareChartSpecs}, {renderSvg}, {renderCompareHtml}, {loadCompareTemplates}] = await Promise.all([
+    import('./charts.js'), import('../report/svg.js'), import('./html.js'), import('./templates.js'),
+  ])
+  const svgs: Record<string, string> = {}
+  for (const [id, spec] of Object.entries(buildCompareChartSpecs(model))) {
+    try {
+      svgs[id] = await renderSvg(spec)
+    } catch (error) {
+      throw new PtsError(`Cannot render chart "${id}": ${(error as Error).message}`, EXIT.report)
+    }
+  }
+  const html = renderCompareHtml(loadCompareTemplates(), model, svgs)
+  if (paths.html) { writeOut(paths.html, html); result.files.push(paths.html) }
+  if (paths.pdf) {
+    const {htmlToPdf, closeBrowser} = await import('../report/pdf.js')
+    try {
+      writeOut(paths.pdf, await htmlToPdf(html))
+      result.files.push(paths.pdf)
+    } catch (error) {
+      if (error instanceof PtsError && result.files.length > 0) {
+        throw new PtsError(`${error.message}\n(written before the failure: ${result.files.join(', ')})`, error.exit, error.suggestion)
+      }
+      throw error
+    } finally {
+      await closeBrowser()
+    }
+  }
+  return result
+}

@@ -1,0 +1,749 @@
+/**
+ * The comparison model (`pts compare`): two or more stored runs of the same test and revision,
+ * side by side. Pure and deterministic: the same runs, options and `generatedAt` give the same
+ * model (written as compare.json). Reported numbers are the runs' own window averages
+ * (results.windowAverages, digest Part A 4) and tracking series, only divided, ranked and
+ * formatted here, never recomputed from the raw data.
+ *
+ * Conventions:
+ * - The first run given is the baseline: ratios are run k / run 1 ("R2 / R1").
+ * - A ratio is shown to 2 decimals; it is highlighted when the printed value is below 0.90 or
+ *   above 1.10 (decided on the printed value, so "0.90" is never highlighted).
+ * - Sample variation uses the sample standard deviation (n - 1 in the denominator): the runs are
+ *   samples of a model's population, and the CV estimates that population's spread.
+ * - Table layout follows digest B §6.3: rows block size small -> large, columns R/W mix
+ *   0/100 -> 100/0.
+ */
+import type {RunManifest, RunResults, WindowAverage} from '../store/types.js'
+import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
+import {fixed, fmtInstant, pointLabel} from '../report/format.js'
+import {bodyBudgetMm, CONTENT_MM, H2_MM, headerMm, matrixTableMm, paragraphMm, sideRowMm, tablesPerPage, textLines} from './layout.js'
+
+export interface CompareRunInput {
+  runDir: string
+  manifest: RunManifest
+  results: RunResults
+}
+
+export interface CompareOptions {
+  /** One label per run, in order (--label); default labels are derived from the run. */
+  labels?: string[]
+  /** Treat the runs as samples of one model even when the manifests do not say so (--samples). */
+  samples?: boolean
+  generatedAt: string
+  /** Version of the pts that builds the comparison (default: the first run's). */
+  toolVersion?: string
+}
+
+export const REVISION_LABELS: Record<string, string> = {'2.0.2': 'PTS 2.0.2', 'pts-e-1.1': 'PTS-E 1.1', 'pts-c-1.2': 'PTS-C 1.2'}
+export const revisionLabel = (rev: string): string => REVISION_LABELS[rev] ?? rev
+const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
+const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
+
+/** "iops PTS 2.0.2 enterprise". */
+export function testText(r: Pick<RunResults, 'test' | 'revision' | 'profile'>): string {
+  return `${r.test} ${revisionLabel(r.revision)} ${r.profile}`
+}
+
+// ---------------------------------------------------------------------------------------------
+// Readiness and compatibility
+
+/** Why a stored run cannot be compared (null: it can). Still running, or no window averages. */
+export function runProblem(m: Pick<RunManifest, 'status'>, r: Pick<RunResults, 'status' | 'windowAverages' | 'steadyState' | 'parameters'>): string | null {
+  if (r.status === 'running' || m.status === 'running') {
+    return 'the run is still in progress (status "running"): it has no final measurement window yet'
+  }
+  if (r.windowAverages.length === 0 || r.steadyState.fromRound === null || r.steadyState.toRound === null) {
+    return `the run has no measurement-window averages (status "${r.status}", steady state "${r.steadyState.verdict}"): it ended before its first complete 5-round window`
+  }
+  const missing: string[] = []
+  for (const rp of r.parameters.rwMixReadPct) {
+    for (const bs of r.parameters.blockSizesBytes) {
+      if (!r.windowAverages.some(w => w.readPct === rp && w.blockSizeBytes === bs)) missing.push(pointLabel(rp, bs))
+    }
+  }
+  if (missing.length > 0) return `the run's window averages lack ${missing.length} point(s) of its matrix, e.g. ${missing.slice(0, 3).join(', ')}`
+  return null
+}
+
+export type Compatibility =
+  | {ok: true}
+  | {ok: false; message: string; suggestion: string}
+
+const sameSet = (a: readonly number[], b: readonly number[]): boolean => {
+  const x = [...new Set(a)].sort((p, q) => p - q)
+  const y = [...new Set(b)].sort((p, q) => p - q)
+  return x.length === y.length && x.every((v, i) => v === y[i])
+}
+
+const CAN_COMPARE = 'compare runs of the same test and revision; profile, TC/QD, ActiveRange, point duration, compliance and steady-state verdict may differ (they are listed as differences)'
+
+/**
+ * Can these runs be compared point by point? Only runs of the same test, the same revision and
+ * the same R/W mix x block size matrix. Runs are named by their 1-based position ("run 2").
+ */
+export function checkCompatibility(runs: ReadonlyArray<Pick<RunResults, 'test' | 'revision' | 'profile' | 'parameters'> & {tracking?: RunResults['tracking']}>): Compatibility {
+  if (runs.length < 2) {
+    return {ok: false, message: `pts compare needs at least 2 runs, got ${runs.length}`, suggestion: 'pass two or more run directories; for one run use pts report'}
+  }
+  const base = runs[0]
+  const problems: string[] = []
+  for (let i = 1; i < runs.length; i++) {
+    const r = runs[i]
+    const who = `run 1 is ${testText(base)}, run ${i + 1} is ${testText(r)}`
+    if (r.test !== base.test) {
+      problems.push(`${who}: different tests measure different things, so no point of one has a counterpart in the other`)
+      continue
+    }
+    const mixes = !sameSet(r.parameters.rwMixReadPct, base.parameters.rwMixReadPct)
+    const sizes = !sameSet(r.parameters.blockSizesBytes, base.parameters.blockSizesBytes)
+    const matrixText = mixes || sizes
+      ? `the ${[mixes ? 'R/W mixes' : '', sizes ? 'block sizes' : ''].filter(Boolean).join(' and ')} of the R/W mix x block size matrices differ (run 1: ${base.parameters.rwMixReadPct.map(mixLabel).join(', ')} x ${base.parameters.blockSizesBytes.map(blockSizeLabel).join(', ')}; run ${i + 1}: ${r.parameters.rwMixReadPct.map(mixLabel).join(', ')} x ${r.parameters.blockSizesBytes.map(blockSizeLabel).join(', ')})`
+      : ''
+    if (r.revision !== base.revision) {
+      const tracked = (x: typeof r) => (x.tracking ?? []).map(t => pointLabel(t.readPct, t.blockSizeBytes)).join(', ')
+      const trackingText = base.tracking && r.tracking && tracked(base) !== tracked(r)
+        ? `their steady-state tracking variables differ (run 1: ${tracked(base) || 'none'}; run ${i + 1}: ${tracked(r) || 'none'})`
+        : ''
+      problems.push(`${who}: ${[matrixText, trackingText].filter(Boolean).join('; ') || 'the revisions define the test differently (test definitions, steady-state rules, profile parameters)'}`)
+    } else if (matrixText) {
+      problems.push(`${who}: ${matrixText}`)
+    }
+  }
+  if (problems.length === 0) return {ok: true}
+  return {ok: false, message: `These runs cannot be compared point by point: ${problems.join('; ')}`, suggestion: CAN_COMPARE}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Maths
+
+/** value / base; null when either is not a finite number or the base is not positive. */
+export function ratio(value: number | null | undefined, base: number | null | undefined): number | null {
+  if (value === null || value === undefined || base === null || base === undefined) return null
+  if (!Number.isFinite(value) || !Number.isFinite(base) || base <= 0) return null
+  return value / base
+}
+
+export const RATIO_LOW = 0.9
+export const RATIO_HIGH = 1.1
+
+export interface FormattedRatio {
+  text: string
+  /** 'lo' below 0.90, 'hi' above 1.10 (on the printed value), '' otherwise. */
+  flag: '' | 'lo' | 'hi'
+}
+
+export function formatRatio(r: number | null): FormattedRatio {
+  if (r === null || !Number.isFinite(r)) return {text: 'n/a', flag: ''}
+  const text = r.toFixed(2)
+  const shown = Number(text)
+  return {text, flag: shown < RATIO_LOW ? 'lo' : shown > RATIO_HIGH ? 'hi' : ''}
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN
+  const s = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+}
+
+export interface SampleStats {
+  n: number
+  min: number
+  median: number
+  max: number
+  mean: number
+  /** Sample standard deviation (n - 1); NaN for n < 2. */
+  stddev: number
+  /** stddev / mean in percent; NaN when undefined (n < 2 or mean 0). */
+  cvPct: number
+}
+
+export function sampleStats(values: readonly number[]): SampleStats {
+  const n = values.length
+  if (n === 0) return {n, min: Number.NaN, median: Number.NaN, max: Number.NaN, mean: Number.NaN, stddev: Number.NaN, cvPct: Number.NaN}
+  const mean = values.reduce((a, v) => a + v, 0) / n
+  const stddev = n < 2 ? Number.NaN : Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1))
+  return {
+    n,
+    min: Math.min(...values),
+    median: median(values),
+    max: Math.max(...values),
+    mean,
+    stddev,
+    cvPct: n < 2 || mean === 0 ? Number.NaN : (stddev / mean) * 100,
+  }
+}
+
+export interface SampleVerdict {
+  samples: boolean
+  forced: boolean
+  /** Why the runs are (or are not) treated as samples of one model. */
+  reason: string
+}
+
+/**
+ * Are the runs samples of one model? Yes when every run is on a block device and every manifest
+ * names the same non-null model, or when forced (--samples). File targets report the model
+ * "regular file", which is not a drive model, so they count only when forced.
+ */
+export function detectSamples(manifests: ReadonlyArray<Pick<RunManifest, 'target'>>, force = false): SampleVerdict {
+  const n = manifests.length
+  const models = manifests.map(m => m.target.identity.model)
+  const nText = n < 3 ? ` (n=${n}: with fewer than 3 runs the spread is a rough estimate)` : ''
+  if (force) return {samples: true, forced: true, reason: `The runs are treated as samples of one model because --samples was given${nText}`}
+  const files = manifests.map((m, i) => (m.target.kind === 'file' ? `R${i + 1}` : null)).filter((x): x is string => x !== null)
+  if (files.length > 0) {
+    return {samples: false, forced: false, reason: `Not treated as samples of one model: ${files.join(', ')} ${files.length === 1 ? 'is a file target' : 'are file targets'}, not drives; pass --samples to treat the runs as samples anyway`}
+  }
+  const unknown = models.map((m, i) => (m === null || m.trim() === '' ? `R${i + 1}` : null)).filter((x): x is string => x !== null)
+  if (unknown.length > 0) {
+    return {samples: false, forced: false, reason: `Not treated as samples of one model: the device model of ${unknown.join(', ')} is unknown; pass --samples if they are samples of one model`}
+  }
+  const distinct = [...new Set(models as string[])]
+  if (distinct.length > 1) {
+    return {samples: false, forced: false, reason: `Not treated as samples of one model: the models differ (${distinct.join(' vs ')}); pass --samples to treat them as samples anyway`}
+  }
+  return {samples: true, forced: false, reason: `All ${n} runs are of model ${distinct[0]}, so they are treated as samples of that model${nText}`}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model types
+
+export interface KV { label: string; value: string }
+
+export interface CompareRun {
+  /** "R1", "R2", ... (R1 is the baseline). */
+  key: string
+  index: number
+  baseline: boolean
+  label: string
+  /** Device, run id and start date, in full. */
+  identity: string
+  runDir: string
+  runId: string
+  runStart: string
+  runFinish: string
+  device: string
+  serial: string
+  firmware: string
+  target: string
+  test: string
+  revision: string
+  profile: string
+  tcQd: string
+  activeRange: string
+  pointSeconds: string
+  rounds: string
+  steadyState: string
+  steadyAchieved: boolean
+  windowFrom: number
+  windowTo: number
+  compliant: boolean
+  complianceText: string
+  reasons: string[]
+  deviations: string[]
+}
+
+export interface Difference {
+  field: string
+  /** One value per run, in run order. */
+  values: string[]
+  /** As the summary page lists it (shorter where the runs share a part, e.g. common compliance reasons). */
+  shownField: string
+  shown: string[]
+}
+
+export interface Cell { text: string; flag: '' | 'lo' | 'hi' }
+
+export interface CompareTable {
+  heading: string
+  /** Column headings, the first is the row label heading. */
+  columns: string[]
+  rows: Array<{label: string; cells: Cell[]}>
+  ratio: boolean
+}
+
+export interface SideBySideRow {
+  label: string
+  values: string[]
+  differs: boolean
+  /** One value for all runs (a cell spanning `colspan` run columns). */
+  span: boolean
+  colspan: number
+}
+
+export interface CompareSummary {
+  /** The first summary page carries the baseline note, the differences and the sample verdict; the side-by-side table may continue on more pages. */
+  first: boolean
+  baselineNote: string
+  runs: SideBySideRow[]
+  differences: Difference[]
+  noDifferences: string
+  samples: SampleVerdict
+  pagesNote: string
+}
+
+export interface ConvergenceData {
+  id: string
+  label: string
+  points: Array<{run: string; key: string; round: number; iops: number; inWindow: boolean}>
+  windows: Array<{run: string; key: string; from: number; to: number; average: number}>
+  rounds: number[]
+}
+
+export interface VariationPoint {
+  readPct: number
+  mix: string
+  blockSizeBytes: number
+  blockSize: string
+  stats: SampleStats
+}
+
+export type ComparePageKind = 'csummary' | 'cmatrices' | 'cconvergence' | 'cvariation' | 'cchart'
+
+export interface ComparePage {
+  number: number
+  total: number
+  pageLabel: string
+  kind: ComparePageKind
+  title: string
+  caption: string
+  chart: string | null
+  summary: CompareSummary | null
+  tables: CompareTable[]
+  /** Small key-value table under a chart (per-run window data of a tracking variable). */
+  runTable: null | {columns: string[]; rows: string[][]}
+  note: string
+  legend: boolean
+  /** Largest height of the chart on the page, mm (what the header, tables and notes leave). */
+  chartMaxMm: number | null
+}
+
+export interface CompareHeader {
+  title: string
+  subtitle: string
+  reportDate: string
+  revision: string
+  baseline: string
+  runs: CompareRun[]
+  allCompliant: boolean
+  /** Compliance lines for the header status bar (shared reasons once). */
+  complianceLines: string[]
+  allSteady: boolean
+  steadyLine: string
+}
+
+export interface CompareModel {
+  schemaVersion: 1
+  kind: 'pts-compare'
+  generatedAt: string
+  generatedBy: string
+  reportTitle: string
+  header: CompareHeader
+  runs: CompareRun[]
+  differences: Difference[]
+  samples: SampleVerdict
+  pages: ComparePage[]
+  data: {
+    mixesWriteFirst: number[]
+    blockSizesSmallFirst: number[]
+    /** Per point, one value per run (window averages), in table order. */
+    matrix: Array<{readPct: number; blockSizeBytes: number; runs: Array<{iops: number; mbPerSec: number; latMeanMs: number; latMaxMs: number}>}>
+    convergence: ConvergenceData[]
+    variation: VariationPoint[] | null
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building the model
+
+/** Items present in every list (in the first list's order), and what each list has beyond them. */
+export function factorLists(lists: ReadonlyArray<readonly string[]>): {common: string[]; extra: string[][]} {
+  if (lists.length === 0) return {common: [], extra: []}
+  const common = lists[0].filter(item => lists.every(l => l.includes(item)))
+  return {common, extra: lists.map(l => l.filter(item => !common.includes(item)))}
+}
+
+export interface Metric {
+  id: 'iops' | 'mbPerSec' | 'latMeanMs' | 'latMaxMs'
+  title: string
+  heading: string
+  decimals: number
+  value: (w: WindowAverage) => number
+}
+
+export const METRICS: readonly Metric[] = [
+  {id: 'iops', title: 'IOPS', heading: 'IOPS (read + write)', decimals: 0, value: w => w.iops},
+  {id: 'mbPerSec', title: 'Bandwidth', heading: 'Bandwidth, MB/s (10^6 B/s)', decimals: 2, value: w => w.bwBytesPerSec / 1e6},
+  {id: 'latMeanMs', title: 'Mean Response Time', heading: 'Mean response time, ms', decimals: 3, value: w => w.latMeanNs / 1e6},
+  {id: 'latMaxMs', title: 'Maximum Response Time', heading: 'Maximum response time over the window, ms', decimals: 3, value: w => w.latMaxNs / 1e6},
+]
+
+function findAverage(r: RunResults, readPct: number, bs: number): WindowAverage | undefined {
+  return r.windowAverages.find(w => w.readPct === readPct && w.blockSizeBytes === bs)
+}
+
+function completeRoundCount(r: RunResults): number {
+  const n = r.parameters.rwMixReadPct.length * r.parameters.blockSizesBytes.length
+  return r.rounds.filter(x => x.finishedAt !== null && x.points.length === n).length
+}
+
+function steadyText(r: RunResults): {text: string; achieved: boolean} {
+  const ss = r.steadyState
+  const w = ss.fromRound === null || ss.toRound === null ? 'n/a' : `${ss.fromRound}-${ss.toRound}`
+  if (ss.verdict === 'steady') return {text: `Rounds ${w}`, achieved: true}
+  if (ss.verdict === 'not-achieved') return {text: `Rounds ${w} (NOT ACHIEVED)`, achieved: false}
+  return {text: `Rounds ${w} (NOT ACHIEVED, run ${r.status})`, achieved: false}
+}
+
+/** "ACME X1 S/N S3EV..." for a drive, the path for a file target. */
+export function deviceText(m: RunManifest): string {
+  const id = m.target.identity
+  if (m.target.kind === 'file') return `file ${m.target.path}`
+  const model = [id.vendor, id.model].filter(v => v !== null && v !== '').join(' ') || 'unknown model'
+  return `${model}${id.serial ? ` S/N ${id.serial}` : ''}`
+}
+
+/** Default label: device + run id + start date (UTC). */
+export function defaultLabel(m: RunManifest): string {
+  return `${deviceText(m)} - run ${m.runId} (${fmtInstant(m.createdAt).slice(0, 16)} UTC)`
+}
+
+function describeRun(input: CompareRunInput, index: number, label: string | undefined): CompareRun {
+  const {manifest: m, results: r} = input
+  const p = r.parameters
+  const id = m.target.identity
+  const ss = steadyText(r)
+  const compliant = m.compliance.compliant && r.status === 'complete'
+  const reasons = [...m.compliance.reasons]
+  if (r.status !== 'complete') reasons.push(`run status: ${r.status}`)
+  return {
+    key: `R${index + 1}`,
+    index,
+    baseline: index === 0,
+    label: label !== undefined && label.trim() !== '' ? label.trim() : defaultLabel(m),
+    identity: defaultLabel(m),
+    runDir: input.runDir,
+    runId: r.runId,
+    runStart: fmtInstant(m.createdAt),
+    runFinish: fmtInstant(m.finishedAt),
+    device: m.target.kind === 'file' ? `${none(id.model)} (file target)` : [id.vendor, id.model].filter(v => v !== null && v !== '').join(' ') || 'unknown model',
+    serial: none(id.serial),
+    firmware: none(id.firmware),
+    target: `${m.target.kind} ${m.target.path}`,
+    test: r.test.toUpperCase(),
+    revision: revisionLabel(r.revision),
+    profile: cap(r.profile),
+    tcQd: `TC ${p.threadCount} / QD ${p.queueDepth} (TOIO ${p.threadCount * p.queueDepth})`,
+    activeRange: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`,
+    pointSeconds: `${p.pointSeconds} s`,
+    rounds: `${completeRoundCount(r)} of max ${p.maxRounds}`,
+    steadyState: ss.text,
+    steadyAchieved: ss.achieved,
+    windowFrom: r.steadyState.fromRound ?? 0,
+    windowTo: r.steadyState.toRound ?? 0,
+    compliant,
+    complianceText: compliant ? 'Compliant' : 'NOT COMPLIANT',
+    reasons,
+    deviations: [...m.deviations],
+  }
+}
+
+/** The conditions that may differ between comparable runs, one row each (value per run). */
+function conditionRows(inputs: readonly CompareRunInput[], runs: readonly CompareRun[]): Array<{label: string; values: string[]; condition: boolean}> {
+  const col = (f: (i: CompareRunInput, r: CompareRun) => string) => inputs.map((x, i) => f(x, runs[i]))
+  return [
+    {label: 'Label', values: col((_, r) => r.label), condition: false},
+    {label: 'Device', values: col((_, r) => r.device), condition: false},
+    {label: 'S/N', values: col((_, r) => r.serial), condition: false},
+    {label: 'Firmware', values: col((_, r) => r.firmware), condition: true},
+    {label: 'Capacity', values: col(x => `${formatDecimalGB(x.manifest.target.identity.capacityBytes)} (${fixed(x.manifest.target.identity.capacityBytes, 0)} B)`), condition: true},
+    {label: 'Interface', values: col(x => x.manifest.target.identity.interface), condition: true},
+    {label: 'Target', values: col((_, r) => r.target), condition: false},
+    {label: 'Run', values: col((_, r) => `${r.runId}, started ${r.runStart}`), condition: false},
+    {label: 'Test', values: col((_, r) => `${r.test}, ${r.revision}`), condition: true},
+    {label: 'Profile', values: col((_, r) => r.profile), condition: true},
+    {label: 'TC / QD', values: col((_, r) => r.tcQd), condition: true},
+    {label: 'ActiveRange', values: col((_, r) => r.activeRange), condition: true},
+    {label: 'Point duration', values: col((_, r) => r.pointSeconds), condition: true},
+    {label: 'Round limit', values: col(x => `${x.results.parameters.maxRounds} (${x.results.parameters.onNoSteadyState} without steady state)`), condition: true},
+    {label: 'WIPC', values: col(x => `${x.results.parameters.wipcMultiple}X ActiveRange`), condition: true},
+    {label: 'Write cache', values: col(x => `${x.manifest.target.identity.writeCache} (required: ${x.results.parameters.writeCacheRequired})`), condition: true},
+    {label: 'Purge', values: col(x => `${x.results.purge.method} (${x.results.purge.status})`), condition: true},
+    {label: 'Rounds run', values: col((_, r) => r.rounds), condition: false},
+    {label: 'Steady state', values: col((_, r) => (r.steadyAchieved ? 'achieved' : 'NOT ACHIEVED')), condition: true},
+    {label: 'Measurement window', values: col((_, r) => `rounds ${r.windowFrom}-${r.windowTo}`), condition: true},
+    {label: 'Compliance', values: col((_, r) => r.complianceText), condition: true},
+    {label: 'Compliance reasons', values: col((_, r) => (r.reasons.length > 0 ? r.reasons.join('; ') : 'none')), condition: true},
+    {label: 'Deviations', values: col((_, r) => (r.deviations.length > 0 ? r.deviations.join('; ') : 'none')), condition: false},
+    {label: 'ioengine', values: col(x => x.results.parameters.ioengine), condition: true},
+    {label: 'fio', values: col(x => x.manifest.fio.version), condition: true},
+    {label: 'pts', values: col(x => x.manifest.tool.version), condition: true},
+    {label: 'Host', values: col(x => `${x.manifest.host.hostname} (${x.manifest.host.cpu}, ${x.manifest.host.cores} cores)`), condition: true},
+    {label: 'Kernel', values: col(x => x.manifest.host.kernel), condition: true},
+  ]
+}
+
+/** The differences in test conditions between the runs (fields whose values are not all equal). */
+export function conditionDifferences(inputs: readonly CompareRunInput[], labels: string[] = []): Difference[] {
+  const runs = inputs.map((x, i) => describeRun(x, i, labels[i]))
+  return differencesOf(conditionRows(inputs, runs), runs)
+}
+
+type ConditionRow = ReturnType<typeof conditionRows>[number]
+const differs = (r: ConditionRow): boolean => r.condition && new Set(r.values).size > 1
+
+function differencesOf(rows: readonly ConditionRow[], runs: readonly CompareRun[]): Difference[] {
+  const reasons = factorLists(runs.map(r => r.reasons))
+  return rows.filter(differs).map(r => ({
+    field: r.label,
+    values: r.values,
+    ...(r.label === 'Compliance reasons' && reasons.common.length > 0
+      ? {shownField: 'Compliance reasons (besides those common to all runs)', shown: reasons.extra.map(e => (e.length > 0 ? e.join('; ') : 'none other'))}
+      : {shownField: r.label, shown: r.values}),
+  }))
+}
+
+/** The summary's side-by-side rows: lists the runs share (compliance reasons, deviations) are printed once. */
+function sideBySideRows(rows: readonly ConditionRow[], runs: readonly CompareRun[]): SideBySideRow[] {
+  const n = runs.length
+  const out: SideBySideRow[] = []
+  for (const r of rows) {
+    const lists = r.label === 'Compliance reasons' ? runs.map(x => x.reasons) : r.label === 'Deviations' ? runs.map(x => x.deviations) : null
+    const f = lists ? factorLists(lists) : null
+    if (!f || f.common.length === 0) {
+      out.push({label: r.label, values: r.values, differs: differs(r), span: false, colspan: 1})
+      continue
+    }
+    out.push({label: `${r.label}, all runs`, values: [f.common.join('; ')], differs: false, span: true, colspan: n})
+    if (f.extra.some(e => e.length > 0)) {
+      out.push({label: `${r.label}, per run`, values: f.extra.map(e => (e.length > 0 ? e.join('; ') : 'none other')), differs: differs(r), span: false, colspan: 1})
+    }
+  }
+  return out
+}
+
+function matrixTable(heading: string, mixes: number[], sizes: number[], cell: (rp: number, bs: number) => Cell, ratio: boolean): CompareTable {
+  return {
+    heading,
+    columns: ['Block Size', ...mixes.map(mixLabel)],
+    rows: sizes.map(bs => ({label: blockSizeLabel(bs), cells: mixes.map(rp => cell(rp, bs))})),
+    ratio,
+  }
+}
+
+const plain = (text: string): Cell => ({text, flag: ''})
+
+export function buildCompareModel(inputs: readonly CompareRunInput[], opts: CompareOptions): CompareModel {
+  const verdict = checkCompatibility(inputs.map(x => x.results))
+  if (!verdict.ok) throw new Error(verdict.message)
+  if (opts.labels && opts.labels.length > 0 && opts.labels.length !== inputs.length) {
+    throw new Error(`${opts.labels.length} label(s) for ${inputs.length} runs`)
+  }
+  const runs = inputs.map((x, i) => describeRun(x, i, opts.labels?.[i]))
+  const base = inputs[0].results
+  const mixes = [...base.parameters.rwMixReadPct].sort((a, b) => a - b)
+  const sizes = [...base.parameters.blockSizesBytes].sort((a, b) => a - b)
+  const samples = detectSamples(inputs.map(x => x.manifest), opts.samples ?? false)
+
+  // Side-by-side rows and the differences in conditions.
+  const rows = conditionRows(inputs, runs)
+  const differences = differencesOf(rows, runs)
+  const sideBySide = sideBySideRows(rows, runs)
+
+  // Matrix data.
+  const matrix = mixes.flatMap(rp => sizes.map(bs => ({
+    readPct: rp,
+    blockSizeBytes: bs,
+    runs: inputs.map(x => {
+      const w = findAverage(x.results, rp, bs)
+      return w
+        ? {iops: w.iops, mbPerSec: w.bwBytesPerSec / 1e6, latMeanMs: w.latMeanNs / 1e6, latMaxMs: w.latMaxNs / 1e6}
+        : {iops: Number.NaN, mbPerSec: Number.NaN, latMeanMs: Number.NaN, latMaxMs: Number.NaN}
+    }),
+  })))
+  const at = (rp: number, bs: number) => matrix.find(c => c.readPct === rp && c.blockSizeBytes === bs)!
+
+  // Convergence per tracking variable (union over the runs, in the baseline's order).
+  const trackIds: Array<{id: string; readPct: number; blockSizeBytes: number}> = []
+  for (const x of inputs) for (const t of x.results.tracking) if (!trackIds.some(q => q.id === t.id)) trackIds.push({id: t.id, readPct: t.readPct, blockSizeBytes: t.blockSizeBytes})
+  const legendName = (r: CompareRun) => `${r.key}: ${r.label}`
+  const convergence: ConvergenceData[] = trackIds.map(t => {
+    const points: ConvergenceData['points'] = []
+    const windows: ConvergenceData['windows'] = []
+    inputs.forEach((x, i) => {
+      const tr = x.results.tracking.find(q => q.id === t.id)
+      if (!tr) return
+      const run = runs[i]
+      tr.series.forEach((v, j) => points.push({run: legendName(run), key: run.key, round: j + 1, iops: v, inWindow: j + 1 >= run.windowFrom && j + 1 <= run.windowTo}))
+      const ev = x.results.steadyState.variables.find(q => q.id === t.id)
+      const inWin = tr.series.slice(run.windowFrom - 1, run.windowTo)
+      const average = ev ? ev.average : inWin.reduce((a, v) => a + v, 0) / Math.max(1, inWin.length)
+      windows.push({run: legendName(run), key: run.key, from: run.windowFrom, to: run.windowTo, average})
+    })
+    const maxRound = Math.max(1, ...points.map(p => p.round))
+    return {id: t.id, label: pointLabel(t.readPct, t.blockSizeBytes), points, windows, rounds: Array.from({length: maxRound}, (_, k) => k + 1)}
+  })
+
+  // Sample variation (IOPS per point across the runs).
+  const variation: VariationPoint[] | null = samples.samples
+    ? matrix.map(c => ({
+        readPct: c.readPct,
+        mix: mixLabel(c.readPct),
+        blockSizeBytes: c.blockSizeBytes,
+        blockSize: blockSizeLabel(c.blockSizeBytes),
+        stats: sampleStats(c.runs.map(v => v.iops).filter(v => Number.isFinite(v))),
+      }))
+    : null
+
+  // Header.
+  const allCompliant = runs.every(r => r.compliant)
+  const shared = factorLists(runs.map(r => r.reasons))
+  const complianceLines = allCompliant
+    ? ['All runs compliant']
+    : runs.every(r => !r.compliant) && shared.common.length > 0
+      ? [`All runs NOT COMPLIANT: ${shared.common.join('; ')}`,
+          ...runs.filter((_, i) => shared.extra[i].length > 0).map(r => `${r.key} also: ${shared.extra[r.index].join('; ')}`)]
+      : runs.map(r => `${r.key} ${r.complianceText}${r.compliant ? '' : `: ${r.reasons.join('; ')}`}`)
+  const allSteady = runs.every(r => r.steadyAchieved)
+  const header: CompareHeader = {
+    title: `${base.test.toUpperCase()} Test - Comparison Report`,
+    subtitle: `${runs.length} runs side by side: Block Size x RW Mix Matrix`,
+    reportDate: fmtInstant(opts.generatedAt),
+    revision: `${revisionLabel(base.revision)}`,
+    baseline: `Baseline: R1 (ratios are Rk / R1)`,
+    runs,
+    allCompliant,
+    complianceLines,
+    allSteady,
+    steadyLine: allSteady ? 'Steady state achieved in every run' : `Steady state NOT ACHIEVED in ${runs.filter(r => !r.steadyAchieved).map(r => r.key).join(', ')}`,
+  }
+
+  // Pages.
+  type Draft = Omit<ComparePage, 'number' | 'total' | 'pageLabel' | 'caption'> & {plot: boolean}
+  const blank = {chart: null, summary: null, tables: [], runTable: null, note: '', legend: false, chartMaxMm: null}
+  const drafts: Draft[] = []
+
+  const windowsText = runs.map(r => `${r.key} rounds ${r.windowFrom}-${r.windowTo}${r.steadyAchieved ? '' : ' (NOT ACHIEVED)'}`).join(', ')
+  const headerHeight = headerMm(runs.map(r => ({label: r.label, identity: r.identity, revisionProfile: `${r.revision} ${r.profile}`, tcQd: r.tcQd,
+    steadyState: r.steadyState, complianceText: r.complianceText})), complianceLines, header.steadyLine)
+  const budget = bodyBudgetMm(headerHeight)
+  const perPage = tablesPerPage(headerHeight, sizes.length)
+  const matrixPages = Math.ceil((2 * runs.length - 1) / perPage) * METRICS.length
+  const summaryBase: Omit<CompareSummary, 'first' | 'runs'> = {
+    baselineNote: `R1 (${runs[0].label}) is the baseline: every ratio in this report is run k / R1. Values are the window averages each run reported (${windowsText}).`,
+    differences,
+    noDifferences: 'The runs were made under the same conditions (profile, TC/QD, ActiveRange, point duration, round limit, purge, write cache, compliance and steady-state verdict, test software and host).',
+    samples,
+    pagesNote: `Pages: this summary; ${matrixPages} page(s) of window-average matrices with ratio tables (IOPS, MB/s, mean and maximum response time); ${convergence.length} convergence plot(s), one per tracking variable${samples.samples ? '; sample variation (tables and chart)' : ''}.`,
+  }
+  // The first page: baseline note, differences, sample verdict, then as many side-by-side rows as fit.
+  let used = paragraphMm(summaryBase.baselineNote, 8.5, CONTENT_MM - 4, 6) + H2_MM
+    + (differences.length > 0
+      ? differences.reduce((a, d) => a + paragraphMm(`${d.shownField}: ${d.shown.map((v, i) => `R${i + 1} ${v}`).join('; ')}`, 7.8, CONTENT_MM - 5, 0.8), 0)
+      : paragraphMm(summaryBase.noDifferences, 8.5))
+    + H2_MM + paragraphMm(samples.reason, 8.5) + paragraphMm(summaryBase.pagesNote, 7.5)
+    + H2_MM + 5 + 5 // table heading, table head row, note under the table
+  const summaryPages: SideBySideRow[][] = [[]]
+  for (const row of sideBySide) {
+    const h = sideRowMm(row.label, row.values, runs.length, row.span)
+    if (used + h > budget && summaryPages[summaryPages.length - 1].length > 0) {
+      summaryPages.push([])
+      used = H2_MM + 5 + 5
+    }
+    summaryPages[summaryPages.length - 1].push(row)
+    used += h
+  }
+  summaryPages.forEach((rowsOfPage, i) => {
+    drafts.push({...blank, kind: 'csummary', plot: false,
+      title: `IOPS Comparison - Summary${summaryPages.length > 1 ? ` (${i + 1} of ${summaryPages.length})` : ''}`,
+      summary: {...summaryBase, first: i === 0, runs: rowsOfPage}})
+  })
+
+  for (const metric of METRICS) {
+    const cellValue = (k: number) => (rp: number, bs: number): Cell => plain(fixed(at(rp, bs).runs[k][metric.id], metric.decimals))
+    const cellRatio = (k: number) => (rp: number, bs: number): Cell => {
+      const c = at(rp, bs)
+      return formatRatio(ratio(c.runs[k][metric.id], c.runs[0][metric.id]))
+    }
+    const tables: CompareTable[] = [matrixTable(`${runs[0].key} (baseline): ${metric.heading}`, mixes, sizes, cellValue(0), false)]
+    for (let k = 1; k < runs.length; k++) {
+      tables.push(matrixTable(`${runs[k].key}: ${metric.heading}`, mixes, sizes, cellValue(k), false))
+      tables.push(matrixTable(`Ratio ${runs[k].key} / ${runs[0].key}: ${metric.title}`, mixes, sizes, cellRatio(k), true))
+    }
+    const parts = Math.ceil(tables.length / perPage)
+    for (let i = 0; i < parts; i++) {
+      drafts.push({...blank, kind: 'cmatrices', plot: true, legend: true,
+        title: `${metric.title} - All RW Mix & BS - Window Averages and Ratios${parts > 1 ? ` (${i + 1} of ${parts})` : ''}`,
+        tables: tables.slice(i * perPage, (i + 1) * perPage),
+        note: `Rows: block size, columns: R/W mix % (read/write). Each run's average over its own measurement window (${windowsText}). Ratios to 2 decimals; shaded: below 0.90 or above 1.10.${metric.id.startsWith('lat') ? ' For response times a ratio below 1 means faster.' : ''}`})
+    }
+  }
+
+  for (const c of convergence) {
+    const note = `IOPS of the tracking variable ${c.label} per round, one line per run. Filled markers: the run's measurement window; dashed line: its window average.`
+    const tableMm = 6 + runs.reduce((a, r) => a + Math.max(textLines(r.label, 70, 8), 1) * 3.3 + 1.8, 0)
+    drafts.push({...blank, kind: 'cconvergence', plot: true, title: `IOPS Steady State Convergence - ${c.label}`, chart: `convergence-${c.id}`,
+      chartMaxMm: Math.round(Math.max(60, Math.min(165, budget - tableMm - paragraphMm(note, 7.5) - 4))),
+      runTable: {
+        columns: ['Run', 'Label', 'Window', 'Window average', 'Steady state'],
+        rows: inputs.flatMap((x, i) => {
+          const w = c.windows.find(q => q.key === runs[i].key)
+          if (!w) return [[runs[i].key, runs[i].label, 'not tracked', '', '']]
+          const ev = x.results.steadyState.variables.find(q => q.id === c.id)
+          return [[runs[i].key, runs[i].label, `rounds ${w.from}-${w.to}`, `${fixed(w.average, 0)} IOPS`,
+            ev ? (ev.steady ? 'criteria met' : 'criteria NOT met') : (runs[i].steadyAchieved ? 'achieved' : 'NOT ACHIEVED')]]
+        }),
+      },
+      note})
+  }
+
+  if (variation) {
+    const st = (f: (s: SampleStats) => string) => (rp: number, bs: number): Cell => {
+      const v = variation.find(q => q.readPct === rp && q.blockSizeBytes === bs)
+      return plain(v ? f(v.stats) : 'n/a')
+    }
+    const n = runs.length
+    const nNote = n === 2 ? ' With 2 runs the median is the mean of the two.' : ''
+    const cvNote = `CV = sample standard deviation (n - 1 in the denominator) / mean, in percent, of the window-average IOPS across the ${n} runs. ${samples.reason}.`
+    const statTables = [
+      matrixTable(`Minimum IOPS across the ${n} runs`, mixes, sizes, st(s => fixed(s.min, 0)), false),
+      matrixTable(`Median IOPS across the ${n} runs`, mixes, sizes, st(s => fixed(s.median, 0)), false),
+      matrixTable(`Maximum IOPS across the ${n} runs`, mixes, sizes, st(s => fixed(s.max, 0)), false),
+    ]
+    const parts = Math.ceil(statTables.length / perPage)
+    for (let i = 0; i < parts; i++) {
+      drafts.push({...blank, kind: 'cvariation', plot: true,
+        title: `IOPS Sample Variation - Min, Median, Max - All RW Mix & BS (n=${n})${parts > 1 ? ` (${i + 1} of ${parts})` : ''}`,
+        tables: statTables.slice(i * perPage, (i + 1) * perPage),
+        note: `Window-average IOPS of every point across the ${n} runs.${nNote} ${samples.reason}.`})
+    }
+    drafts.push({...blank, kind: 'cchart', plot: true, title: `IOPS Sample Variation - Coefficient of Variation per Point (n=${n})`, chart: 'variation-cv',
+      chartMaxMm: Math.round(Math.max(50, Math.min(130, budget - matrixTableMm(sizes.length) - paragraphMm(cvNote, 7.5) - 4))),
+      tables: [matrixTable(`Coefficient of variation, % (sample stddev / mean)`, mixes, sizes, st(s => (Number.isFinite(s.cvPct) ? fixed(s.cvPct, 1) : 'n/a')), false)],
+      note: cvNote})
+  }
+
+  const total = drafts.length
+  let plotNo = 0
+  const pages: ComparePage[] = drafts.map((d, i) => {
+    const {plot, ...rest} = d
+    const caption = plot ? `Plot C.${++plotNo} - ${d.title}` : d.title
+    return {...rest, number: i + 1, total, pageLabel: `Page ${i + 1} of ${total}`, caption}
+  })
+
+  return {
+    schemaVersion: 1,
+    kind: 'pts-compare',
+    generatedAt: opts.generatedAt,
+    generatedBy: `pts ${opts.toolVersion ?? inputs[0].manifest.tool.version}`,
+    reportTitle: `${header.title} - ${runs.map(r => r.label).join(' vs ')}`,
+    header,
+    runs,
+    differences,
+    samples,
+    pages,
+    data: {mixesWriteFirst: mixes, blockSizesSmallFirst: sizes, matrix, convergence, variation},
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The report's "Claims vs measured" page(s), from a stored verify result (<run>/claims.json).
+ * Pure: formats what `pts verify` decided, never re-judges it. A run without claims.json has no
+ * such page, and its report model is exactly as before.
+ */
+import {formatClaimed, formatRatio} from '../claims/match.js'
+import {outcomeCells, summaryLine} from '../claims/text.js'
+import type {ClaimUnit, Verdict, VerifyResult} from '../claims/types.js'
+import type {KV} from './model.js'
+import {fmtInstant} from './format.js'
+
+/** Claims per page: the table and the chart of 6 claims fit an A4 page under the SNIA header. */
+export const CLAIMS_PER_PAGE = 6
+
+export interface ClaimsBar {
+  id: string
+  label: string
+  unit: ClaimUnit
+  claimed: number
+  claimedText: string
+  measured: number | null
+  measuredText: string
+  ratio: number | null
+  verdict: Verdict
+}
+
+export interface ClaimsPageData {
+  part: number
+  parts: number
+  datasheet: KV[]
+  summary: string
+  tolerance: string
+  warnings: string[]
+  rows: Array<{id: string; claim: string; claimed: string; measured: string; ratio: string; verdict: string; verdictClass: string; note: string}>
+  /** Chart data of this page's claims (the chart id is the page's `chart`). */
+  bars: ClaimsBar[]
+  /** The verdict sentences of this page's claims. */
+  texts: string[]
+}
+
+export function claimsPages(v: VerifyResult): ClaimsPageData[] {
+  const ds = v.datasheet
+  const datasheet: KV[] = [
+    {label: 'Drive', value: `${ds.vendor} ${ds.model}${ds.partNumber ? ` (${ds.partNumber})` : ''}, ${(ds.capacityBytes / 1e9).toFixed(1)} GB`},
+    {label: 'Source', value: ds.source},
+    {label: 'Claims file', value: `${v.claimsFile.name} (SHA-256 ${v.claimsFile.sha256.slice(0, 16)}…)`},
+    {label: 'Verified', value: `${fmtInstant(v.generatedAt)} by ${v.generatedBy}`},
+  ]
+  if (ds.notes) datasheet.push({label: 'Notes', value: ds.notes})
+  const parts = Math.max(1, Math.ceil(v.claims.length / CLAIMS_PER_PAGE))
+  const pages: ClaimsPageData[] = []
+  for (let i = 0; i < parts; i++) {
+    const chunk = v.claims.slice(i * CLAIMS_PER_PAGE, (i + 1) * CLAIMS_PER_PAGE)
+    pages.push({
+      part: i + 1,
+      parts,
+      datasheet,
+      summary: summaryLine(v),
+      tolerance: `A claim is met when the window-average measurement is at least ${100 - v.tolerancePct}% of it (response time: at most ${100 + v.tolerancePct}% of it; lower is better). Ratio = measured / claimed.`,
+      warnings: v.warnings,
+      rows: chunk.map(o => {
+        const c = outcomeCells(o)
+        return {id: o.id, claim: c.claim, claimed: c.claimed, measured: c.measured, ratio: c.ratio, verdict: c.verdict, verdictClass: o.verdict === 'meets' ? 'ok' : o.verdict === 'below' ? 'bad' : 'nm', note: c.note}
+      }),
+      bars: chunk.map(o => ({
+        id: o.id,
+        label: o.label,
+        unit: o.claimed.unit,
+        claimed: o.claimed.value,
+        claimedText: formatClaimed(o.claimed.value, o.claimed.unit),
+        measured: o.measured?.value ?? null,
+        measuredText: o.measured ? `${outcomeCells(o).measured} (${formatRatio(o.ratio)})` : 'not measured',
+        ratio: o.ratio,
+        verdict: o.verdict,
+      })),
+      texts: chunk.map(o => o.text),
+    })
+  }
+  return pages
+}

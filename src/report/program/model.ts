@@ -1,0 +1,237 @@
+/**
+ * Report model of a test-program run (TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH), built only from
+ * the stored run. Pure. The same page structure as IOPS (digest B §6.1): the SNIA header on every
+ * page, a summary page, the test's pages (per digest B §6.2, from the test's page builder in
+ * ./tests/), "Plot A.n" captions, and the raw-file appendix. Charts are Vega-Lite specs carried in
+ * the model (rendered to SVG by the same pipeline).
+ */
+import type {TopLevelSpec} from 'vega-lite'
+import type {VariableEvaluation} from '../../steady-state/evaluate.js'
+import type {RunManifest} from '../../store/types.js'
+import type {PhaseResult, ProgramResults} from '../../program/results.js'
+import {blockSizeLabel, formatBytes, formatDecimalGB} from '../../units.js'
+import {fitFormula, fixed, fmtFileBytes, fmtInstant} from '../format.js'
+import {APPENDIX_ROWS_PER_PAGE, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from '../model.js'
+
+export interface ProgramReportInput {
+  manifest: RunManifest
+  results: ProgramResults
+  rawFiles: RawFile[]
+  generatedAt: string
+}
+
+/** One page a test's builder asks for; numbering, captions and chart ids are added here. */
+export interface ProgramPageSpec {
+  kind: 'chart' | 'closeup' | 'table' | 'tables'
+  title: string
+  chart?: TopLevelSpec
+  determination?: Determination
+  tables?: Array<TableData & {heading: string}>
+  note?: string
+}
+
+/** What a test's page builder returns (./tests/<test>.ts). */
+export interface ProgramSection {
+  /** Title-bar centre text, e.g. "TP - SEQ 1024KiB / 128KiB" (default: the spec's subtitle). */
+  subtitle: string
+  /** Set Up / Test Parameters columns of the header (digest B §6.1). */
+  setup: KV[]
+  test: KV[]
+  /** "Steady State" cell and whether every steady-state loop reached it (true when the test has none). */
+  steadyState: {text: string; achieved: boolean}
+  /** Summary page: headline results and one line on the verdict. */
+  headline: KV[]
+  verdict: string
+  verdictDetail: string
+  pages: ProgramPageSpec[]
+}
+
+export type ProgramPageBuilder = (input: ProgramReportInput) => ProgramSection
+
+export interface ProgramReportModel {
+  schemaVersion: 1
+  generatedAt: string
+  generatedBy: string
+  runId: string
+  test: string
+  reportTitle: string
+  header: ReportHeader
+  pages: ReportPage[]
+  /** Vega-Lite specs by chart id (the pages' `chart`). */
+  charts: Record<string, TopLevelSpec>
+}
+
+export const REVISION_LABELS: Record<string, string> = {'2.0.2': 'PTS 2.0.2', 'pts-e-1.1': 'PTS-E 1.1', 'pts-c-1.2': 'PTS-C 1.2'}
+export const TEST_TITLES: Record<string, string> = {tp: 'TP', lat: 'LAT', wsat: 'WSAT', hir: 'HIR', xsr: 'XSR', cbw: 'CBW', ecw: 'ECW', dirth: 'DIRTH', iops: 'IOPS'}
+
+const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
+const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
+
+export function phasesOf<K extends PhaseResult['kind']>(r: ProgramResults, kind: K): Array<Extract<PhaseResult, {kind: K}>> {
+  return r.phases.filter((p): p is Extract<PhaseResult, {kind: K}> => p.kind === kind)
+}
+
+/** "Rounds 3-7" / "Rounds 21-25 (NOT ACHIEVED)" for one loop phase. */
+export function loopSteadyText(p: Extract<PhaseResult, {kind: 'loop'}>): {text: string; achieved: boolean} {
+  const ss = p.steadyState
+  const w = ss.fromRound === null ? 'n/a' : `${ss.fromRound}-${ss.toRound}`
+  if (ss.verdict === 'steady') return {text: `Rounds ${w}`, achieved: true}
+  if (ss.verdict === 'not-achieved') return {text: `Rounds ${w} (NOT ACHIEVED)`, achieved: false}
+  return {text: `NOT ACHIEVED (${p.rounds.length} rounds, run incomplete)`, achieved: false}
+}
+
+/** The determination block of one tracking variable (digest B §3.2), in the variable's unit. */
+export function programDetermination(v: VariableEvaluation, label: string, unit: string, scale: number, pctData: number, pctSlope: number, decimals = 3): Determination {
+  const u = ` ${unit}`
+  const f = (x: number) => fixed(x * scale, decimals)
+  return {
+    id: v.id,
+    label,
+    fromRound: v.fromRound,
+    toRound: v.toRound,
+    window: v.window.map(w => ({round: w.round, value: w.value})),
+    average: v.average,
+    slope: v.slope,
+    intercept: v.intercept,
+    rows: [
+      {label: 'Measurement Window', value: `Rounds ${v.fromRound}-${v.toRound}`},
+      {label: 'Average', value: f(v.average) + u},
+      {label: `Allowed Max Data Excursion (${pctData}%)`, value: f(v.allowedDataExcursion) + u},
+      {label: 'Measured Max Data Excursion', value: `${f(v.dataExcursion)}${u} (${v.dataExcursionOk ? 'pass' : 'FAIL'})`},
+      {label: `Allowed Max Slope Excursion (${pctSlope}%)`, value: f(v.allowedSlopeExcursion) + u},
+      {label: 'Measured Max Slope Excursion', value: `${f(v.slopeExcursion)}${u} (${v.slopeExcursionOk ? 'pass' : 'FAIL'})`},
+      {label: 'Least Squares Linear Fit Formula', value: `${fitFormula(v.slope * scale, v.intercept * scale)} (${unit})`},
+      {label: 'Correlation Coefficient R²', value: v.rSquared === null ? 'n/a (constant values)' : v.rSquared.toFixed(4)},
+    ],
+    steady: v.steady,
+    verdict: v.steady ? 'Steady state criteria met' : 'Steady state criteria NOT met',
+  }
+}
+
+export function programHeader(input: ProgramReportInput, section: ProgramSection): ReportHeader {
+  const {manifest: m, results: r} = input
+  const p = r.parameters
+  const id = m.target.identity
+  const purges = phasesOf(r, 'purge')
+  const reasons = [...m.compliance.reasons]
+  if (r.status !== 'complete') reasons.push(`run status: ${r.status}`)
+  const compliant = m.compliance.compliant && r.status === 'complete'
+  return {
+    runStart: fmtInstant(m.createdAt),
+    reportDate: fmtInstant(input.generatedAt),
+    runFinish: fmtInstant(m.finishedAt),
+    title: `${TEST_TITLES[r.test] ?? r.test.toUpperCase()} Test - Report Page`,
+    subtitle: section.subtitle,
+    revision: REVISION_LABELS[r.revision] ?? r.revision,
+    profile: cap(r.profile),
+    vendor: none(id.vendor),
+    model: none(id.model),
+    testedBy: `pts ${m.tool.version} on ${m.host.hostname}`,
+    platform: [
+      {label: 'Host', value: m.host.hostname},
+      {label: 'CPU', value: `${m.host.cpu} (${m.host.cores} cores)`},
+      {label: 'Memory', value: formatBytes(m.host.memoryBytes)},
+      {label: 'OS', value: m.host.os},
+      {label: 'Kernel', value: `${m.host.kernel} (${m.host.arch})`},
+      {label: 'Test SW', value: `pts ${m.tool.version}; ${m.fio.version} (${p.ioengine})`},
+    ],
+    device: [
+      {label: 'Vendor', value: none(id.vendor)},
+      {label: 'Model', value: none(id.model)},
+      {label: 'S/N', value: none(id.serial)},
+      {label: 'Firmware', value: none(id.firmware)},
+      {label: 'Capacity', value: `${formatDecimalGB(id.capacityBytes)} (${fixed(id.capacityBytes, 0)} B)`},
+      {label: 'Interface', value: `${id.interface} (${m.target.kind} ${m.target.path})`},
+      {label: 'Write cache', value: `${id.writeCache} (required: ${p.writeCacheRequired})`},
+      {label: 'Purge', value: purges.length === 0 ? 'none' : [...new Set(purges.map(x => `${x.method} (${x.status})`))].join(', ')},
+    ],
+    setup: [{label: 'Data Pattern', value: 'RND'}, {label: 'ActiveRange', value: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`}, ...section.setup],
+    test: [...section.test, {label: 'Steady State', value: section.steadyState.text}],
+    steadyState: section.steadyState.text,
+    steadyAchieved: section.steadyState.achieved,
+    compliant,
+    complianceText: compliant ? 'Compliant' : 'NOT COMPLIANT',
+    reasons,
+    deviations: [...m.deviations],
+  }
+}
+
+const HOW_TO_READ = [
+  'Every page repeats the SNIA header: device, test platform, set-up and test parameters. A non-compliant run says so, with reasons, on every page.',
+  'Steady-state loops report the average over the 5-round measurement window (rounds x-4 to x); if steady state was not reached by the round limit, the last 5 rounds are used and marked NOT ACHIEVED (digest B §3).',
+  'Time series (WSAT, XSR, HIR) are one fio job per sample, run back to back; their values are fio\'s own per-sample statistics.',
+  'IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are in ms; 5 9s is fio\'s 99.999th percentile over every IO of the point.',
+  'Values the digest marks as implementation-derived or open are listed with their source in the parameters table; the appendix lists every raw fio job and output with its SHA-256.',
+]
+
+export function buildProgramReportModel(input: ProgramReportInput, builder: ProgramPageBuilder): ProgramReportModel {
+  const {manifest: m, results: r} = input
+  const section = builder(input)
+  const header = programHeader(input, section)
+  type Draft = Omit<ReportPage, 'number' | 'total' | 'pageLabel' | 'caption'> & {plot: boolean}
+  const blank = {chart: null, summary: null, determination: null, tables: [], appendix: null, note: ''}
+  const charts: Record<string, TopLevelSpec> = {}
+  const summary: SummaryData = {
+    verdict: section.verdict,
+    verdictDetail: section.verdictDetail,
+    steady: section.steadyState.achieved,
+    device: [
+      {label: 'Vendor', value: header.vendor},
+      {label: 'Model', value: header.model},
+      {label: 'Serial', value: none(m.target.identity.serial)},
+      {label: 'Firmware', value: none(m.target.identity.firmware)},
+      {label: 'Capacity', value: header.device[4].value},
+      {label: 'Interface', value: m.target.identity.interface},
+      {label: 'Target', value: `${m.target.kind} ${m.target.path}`},
+      {label: 'Time scale', value: r.parameters.timeScale === 1 ? '1 (full durations)' : `${r.parameters.timeScale} (shortened, non-compliant)`},
+    ],
+    headline: section.headline,
+    compliance: header.complianceText,
+    reasons: header.reasons,
+    deviations: header.deviations,
+    runStatus: r.status,
+    howToRead: HOW_TO_READ,
+  }
+  const drafts: Draft[] = [{...blank, kind: 'summary', title: `${TEST_TITLES[r.test]} Test - Summary`, plot: false, summary}]
+  section.pages.forEach((p, i) => {
+    let chart: string | null = null
+    if (p.chart) { chart = `${r.test}-${i + 1}`; charts[chart] = p.chart }
+    drafts.push({...blank, kind: p.kind, title: p.title, plot: true, chart, determination: p.determination ?? null, tables: p.tables ?? [], note: p.note ?? ''})
+  })
+  // Parameters with their provenance (digest §0: spec / implementation-derived / open).
+  const params = r.parameters.specParameters
+  const perPage = 22
+  for (let i = 0; i * perPage < params.length; i++) {
+    drafts.push({...blank, kind: 'table', plot: false, title: `${TEST_TITLES[r.test]} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
+      tables: [{heading: 'Constants of this test and where they come from (spec = the specification; implementation-derived = taken from public implementations; open = not confirmed)',
+        columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => ({label: x.name, cells: [x.value + (x.note ? ` (${x.note})` : ''), x.source]})), note: ''}]})
+  }
+  const files = input.rawFiles
+  const parts = Math.max(1, Math.ceil(files.length / APPENDIX_ROWS_PER_PAGE))
+  for (let i = 0; i < parts; i++) {
+    const chunk = files.slice(i * APPENDIX_ROWS_PER_PAGE, (i + 1) * APPENDIX_ROWS_PER_PAGE)
+    drafts.push({...blank, kind: 'appendix', plot: false, title: `Appendix - Raw Files and SHA-256 (${i + 1} of ${parts})`,
+      appendix: {part: i + 1, parts, files: chunk.map(f => ({path: f.path, bytes: fmtFileBytes(f.bytes), sha256: f.sha256}))},
+      note: i === 0 ? `${files.length} files under raw/ of run ${r.runId}: every fio job file (.fio), its JSON output (.json) and logs.` : ''})
+  }
+  const total = drafts.length
+  let plotNo = 0
+  const pages: ReportPage[] = drafts.map((d, i) => {
+    const {plot, ...rest} = d
+    return {...rest, number: i + 1, total, pageLabel: `Page ${i + 1} of ${total}`, caption: plot ? `Plot A.${++plotNo} - ${d.title}` : d.title}
+  })
+  return {
+    schemaVersion: 1,
+    generatedAt: input.generatedAt,
+    generatedBy: `pts ${m.tool.version}`,
+    runId: r.runId,
+    test: r.test,
+    reportTitle: `${header.title} - ${header.vendor === 'none' ? '' : header.vendor + ' '}${header.model} - ${r.runId}`,
+    header,
+    pages,
+    charts,
+  }
+}
+
+/** Block size label of a step (a bssplit mix reads "CBW mix"). */
+export const bsText = (bs: number | null): string => (bs === null ? 'CBW mix' : blockSizeLabel(bs))

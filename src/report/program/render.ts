@@ -1,0 +1,40 @@
+/**
+ * Rendering of a test-program run's report (the program counterpart of renderReport's IOPS path):
+ * stored run -> model (pure) -> Vega-Lite SVGs -> HTML (the same templates) -> PDF (Chromium).
+ */
+import {RunDirError} from '../../errors.js'
+import {readStoredProgram} from '../../store/read.js'
+import {hashRawFiles} from '../load.js'
+import {buildProgramReportModel, type ProgramReportModel} from './model.js'
+import {PROGRAM_PAGE_BUILDERS} from './tests/index.js'
+import type {ProgramResults} from '../../program/results.js'
+
+export function loadProgramReportModel(runDirArg: string, generatedAt: string): {runDir: string; model: ProgramReportModel; results: ProgramResults} {
+  const {runDir, manifest, results} = readStoredProgram(runDirArg)
+  if (results.status === 'running' || manifest.status === 'running') {
+    throw new RunDirError(`Run still in progress: ${runDir} (status "running", started ${manifest.createdAt}, pid ${manifest.pid})`,
+      `wait for the run to finish, then run pts report again; if that process is gone, continue the run with: pts resume ${runDir}`)
+  }
+  const builder = PROGRAM_PAGE_BUILDERS[results.test]
+  if (!builder) throw new RunDirError(`no report pages are defined for the ${results.test} test`, 'use a newer pts')
+  const model = buildProgramReportModel({manifest, results, rawFiles: hashRawFiles(runDir), generatedAt}, builder)
+  return {runDir, model, results}
+}
+
+/** One row per fio step: phase, round or sample, point, and fio's statistics (decimal MB/s, ms). Pure. */
+export function programCsv(r: ProgramResults): string {
+  const head = ['phase', 'kind', 'round', 'index', 'id', 'label', 'readPct', 'blockSizeBytes', 'threadCount', 'queueDepth', 'iops', 'mbPerSec', 'latMeanMs', 'latMaxMs', 'latP99999Ms', 'runtimeSec', 'startedAt', 'rawJson']
+  const rows: string[][] = []
+  const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)
+  const add = (phase: string, kind: string, round: number | '', s: {index: number; id: string; label: string; readPct: number; blockSizeBytes: number | null; threadCount: number; queueDepth: number; iops: number; bwBytesPerSec: number; latMeanNs: number; latMaxNs: number; latP99999Ns: number | null; runtimeSec: number; startedAt: string; raw: {json: string}}) => {
+    rows.push([phase, kind, String(round), String(s.index), s.id, s.label, String(s.readPct), String(s.blockSizeBytes ?? ''), String(s.threadCount), String(s.queueDepth),
+      s.iops.toFixed(3), (s.bwBytesPerSec / 1e6).toFixed(3), (s.latMeanNs / 1e6).toFixed(6), (s.latMaxNs / 1e6).toFixed(6), s.latP99999Ns === null ? '' : (s.latP99999Ns / 1e6).toFixed(6), String(s.runtimeSec), s.startedAt, s.raw.json])
+  }
+  for (const p of r.phases) {
+    if (p.kind === 'loop') for (const rd of p.rounds) { if (rd.preRound) add(p.id, 'pre-write', rd.round, rd.preRound); for (const pt of rd.points) add(p.id, 'point', rd.round, pt) }
+    if (p.kind === 'series') for (const s of p.samples) add(p.id, 'sample', '', s)
+    if (p.kind === 'bursts' && p.job) add(p.id, 'bursts', '', p.job)
+    if (p.kind === 'operating-points') for (const o of p.points) { if (o.prewrite) add(p.id, `${o.role} pre-write`, '', o.prewrite); if (o.measure) add(p.id, `${o.role} histogram`, '', o.measure) }
+  }
+  return [head, ...rows].map(r => r.map(q).join(',')).join('\n') + '\n'
+}

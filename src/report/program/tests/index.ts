@@ -1,0 +1,19 @@
+/** The report page builder of each test program (digest B §6.2). */
+import type {ProgramPageBuilder} from '../model.js'
+import {compositePages} from './composite.js'
+import {hirPages} from './hir.js'
+import {latPages} from './lat.js'
+import {tpPages} from './tp.js'
+import {wsatPages} from './wsat.js'
+import {xsrPages} from './xsr.js'
+
+export const PROGRAM_PAGE_BUILDERS: Partial<Record<string, ProgramPageBuilder>> = {
+  tp: tpPages,
+  lat: latPages,
+  wsat: wsatPages,
+  hir: hirPages,
+  xsr: xsrPages,
+  cbw: compositePages,
+  ecw: compositePages,
+  dirth: compositePages,
+}

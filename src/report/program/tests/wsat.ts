@@ -1,0 +1,6 @@
+/** wsat report pages (to be written). */
+import type {ProgramReportInput, ProgramSection} from '../model.js'
+
+export function wsatPages(input: ProgramReportInput): ProgramSection {
+  throw new Error(`no report pages yet for ${input.results.test}`)
+}

@@ -1,0 +1,6 @@
+/** xsr report pages (to be written). */
+import type {ProgramReportInput, ProgramSection} from '../model.js'
+
+export function xsrPages(input: ProgramReportInput): ProgramSection {
+  throw new Error(`no report pages yet for ${input.results.test}`)
+}

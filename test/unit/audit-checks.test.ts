@@ -1,0 +1,103 @@
+/**
+ * The audit's pure checks, table-driven: the real captured fixture run (test/fixtures/runs/
+ * iops-file-short) is fed to runAudit, then one fact at a time is changed in memory.
+ */
+import {expect} from 'chai'
+import {readFileSync} from 'node:fs'
+import {fileURLToPath} from 'node:url'
+import {jsonDiff, parseJobFile, runAudit, type AuditInput} from '../../src/audit/checks.js'
+import {compareSeal, computeSeal, hashFile, sealedPaths} from '../../src/store/integrity.js'
+import {loadRun} from '../../src/report/load.js'
+import {buildReportModel} from '../../src/report/model.js'
+import type {RunManifest, RunResults} from '../../src/store/types.js'
+
+const DIR = fileURLToPath(new URL('../fixtures/runs/iops-file-short', import.meta.url))
+
+function input(): AuditInput {
+  const run = loadRun(DIR)
+  const raw = new Map<string, string | null>()
+  for (const f of sealedPaths(DIR)) if (f.startsWith('raw/')) raw.set(f, readFileSync(`${DIR}/${f}`, 'utf8'))
+  const manifest: RunManifest = structuredClone(run.manifest)
+  manifest.integrity = computeSeal(DIR, new Date('2026-12-01T00:00:00Z'))
+  return {
+    manifest, results: structuredClone(run.results), raw,
+    sealNow: sealedPaths(DIR).map(p => hashFile(DIR, p)),
+    signature: {present: false, keyGiven: false},
+    buildModel: r => buildReportModel({...run, results: r, generatedAt: '2026-12-01T00:00:00Z'}),
+    storedModel: null,
+    maxGapMs: 1000,
+  }
+}
+const statuses = (inp: AuditInput) => Object.fromEntries(runAudit(inp).checks.map(c => [c.id, c.status]))
+const failedIds = (inp: AuditInput) => runAudit(inp).checks.filter(c => c.status === 'fail').map(c => c.id)
+
+describe('audit checks (pure) on the captured fixture run', () => {
+  it('the unchanged run passes every check; the unsigned one skips the signature', () => {
+    const s = statuses(input())
+    expect(s).to.deep.equal({integrity: 'pass', signature: 'skip', measurements: 'pass', 'steady-state': 'pass', report: 'pass', purge: 'pass',
+      wipc: 'pass', durations: 'pass', 'loop-order': 'pass', 'idle-gaps': 'pass', identity: 'pass', 'job-parameters': 'pass'})
+  })
+
+  const cases: Array<{name: string; change: (i: AuditInput) => void; fails: string[]; says: RegExp}> = [
+    {name: 'no seal in the manifest', change: i => { i.manifest.integrity = null }, fails: ['integrity'], says: /no integrity list/},
+    {name: 'a stored latency differs from raw', change: i => { i.results.rounds[0].points[0].latMeanNs += 1 }, fails: ['measurements'], says: /\/rounds\/0\/points\/0\/latMeanNs/},
+    {name: 'a stored window average differs from the recomputation', change: i => { i.results.windowAverages[3].iops *= 2 }, fails: ['steady-state', 'report'], says: /\/windowAverages\/3\/iops/},
+    {name: 'the verdict was changed to steady', change: i => { i.results.steadyState.verdict = i.results.steadyState.verdict === 'steady' ? 'not-achieved' : 'steady' }, fails: ['steady-state', 'report'], says: /\/steadyState\/verdict/},
+    {name: 'a file target claimed compliant', change: i => { i.manifest.compliance = {compliant: true, reasons: []} }, fails: ['purge', 'durations'], says: /must be marked non-compliant/},
+    {name: 'WIPC short of the requirement, undisclosed', change: i => { i.results.wipc!.requiredBytes *= 2 }, fails: ['wipc'], says: /requires \d+ .* not marked non-compliant/},
+    {name: 'points that ran far shorter than declared', change: i => { i.results.parameters.pointSeconds = 1 }, fails: ['durations'], says: /fio ran 0\.2\d* s, the point length is 1 s/},
+    {name: 'two points swapped in a round', change: i => { const p = i.results.rounds[1].points; [p[4], p[5]] = [p[5], p[4]] }, fails: ['loop-order', 'steady-state', 'report'], says: /\/rounds\/1\/points\/4/},
+    {name: 'an idle gap of 5 s', change: i => { for (const r of i.results.rounds.slice(3)) for (const p of r.points) { p.startNs = String(BigInt(p.startNs) + 5_000_000_000n); p.endNs = String(BigInt(p.endNs) + 5_000_000_000n) } }, fails: ['idle-gaps'], says: /50\d\d ms idle between raw\/round-03\/56-.* and raw\/round-04\/01-/},
+    {name: 'an identity record of another device', change: i => { i.manifest.events.push({at: '2026-12-01T00:00:00.000Z', event: 'identity', detail: 'serial X; model Y; capacity 1 B; path /dev/sdz'}) }, fails: ['identity'], says: /serial X/},
+    {name: 'a job with another queue depth', change: i => { const p = i.results.rounds[2].points[9].raw.job; i.raw.set(p, i.raw.get(p)!.replace(/iodepth=\d+/, 'iodepth=1')) }, fails: ['job-parameters'], says: /iodepth=1, expected 8/},
+    {name: 'a raw job that is missing', change: i => { i.raw.set(i.results.rounds[0].points[1].raw.job, null) }, fails: ['identity'], says: /raw job file raw\/round-01\/02-.* is missing/},
+  ]
+  for (const c of cases) {
+    it(c.name, () => {
+      const inp = input()
+      c.change(inp)
+      const r = runAudit(inp)
+      expect(r.ok).to.equal(false)
+      expect(failedIds(inp).sort()).to.deep.equal([...c.fails].sort())
+      expect(r.checks.filter(x => x.status === 'fail').flatMap(x => x.problems).join('\n')).to.match(c.says)
+    })
+  }
+
+  it('a gap across a recorded resume is excused (the interruption is a deviation)', () => {
+    const inp = input()
+    const first = inp.results.rounds[3].points[0]
+    for (const r of inp.results.rounds.slice(3)) for (const p of r.points) { p.startNs = String(BigInt(p.startNs) + 5_000_000_000n); p.endNs = String(BigInt(p.endNs) + 5_000_000_000n) }
+    inp.manifest.events.push({at: new Date(Number(BigInt(first.startNs) / 1_000_000n) - 1000).toISOString(), event: 'resume', detail: 'pts resume'})
+    const c = runAudit(inp).checks.find(x => x.id === 'idle-gaps')!
+    expect(c.status).to.equal('pass')
+    expect(c.reason).to.match(/1 across a recorded interruption/)
+  })
+})
+
+describe('audit helpers', () => {
+  it('jsonDiff names JSON pointers', () => {
+    const t: Array<[unknown, unknown, string[]]> = [
+      [{a: 1}, {a: 1}, []],
+      [{a: [1, 2]}, {a: [1, 3]}, ['/a/1: 2 ≠ 3']],
+      [{a: 1}, {b: 1}, ['/a: 1 ≠ absent', '/b: absent ≠ 1']],
+      [[1], [1, 2], ['/: 1 items ≠ 2 items']],
+      [{'x/y': null}, {'x/y': 0}, ['/x~1y: null ≠ 0']],
+    ]
+    for (const [a, b, want] of t) expect(jsonDiff(a, b)).to.deep.equal(want)
+  })
+
+  it('parseJobFile reads sections, skips comments', () => {
+    const j = parseJobFile('; c\n[global]\nioengine=libaio\ndirect=1\n\n[rw65-bs4k]\nrw=randrw\nrwmixread=65\n')
+    expect([...j.keys()]).to.deep.equal(['global', 'rw65-bs4k'])
+    expect(j.get('rw65-bs4k')!.get('rwmixread')).to.equal('65')
+  })
+
+  it('compareSeal lists changed, missing and added files', () => {
+    const a = {path: 'a', bytes: 1, sha256: '1'.repeat(64)}
+    const b = {path: 'b', bytes: 1, sha256: '2'.repeat(64)}
+    const r = compareSeal([a, b], [{...a, sha256: '3'.repeat(64)}, {path: 'c', bytes: 0, sha256: '4'.repeat(64)}])
+    expect(r.changed[0]).to.match(/^a \(sealed 1 B/)
+    expect(r.missing).to.deep.equal(['b'])
+    expect(r.added).to.deep.equal(['c'])
+  })
+})
