@@ -7,7 +7,12 @@ import type {RunOptions} from '../spec/expand.js'
 import {parseSizeBytes} from '../units.js'
 
 export const testArg = {
-  test: Args.string({description: `test to run (${ALL_TEST_IDS.join(', ')})`, required: true}),
+  test: Args.string({description: `test to run (${ALL_TEST_IDS.join(', ')}), or all (the suite)`, required: true}),
+}
+
+/** `pts run all` / `pts plan all`: which tests of the revision. */
+export const suiteFlags = {
+  tests: Flags.string({description: 'with "all": a comma-separated subset of the revision\'s tests, run in the spec\'s order (e.g. tp,lat,wsat)'}),
 }
 
 /** `pts run` and `pts resume`: sign manifest.json when the run ends. */

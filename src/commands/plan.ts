@@ -4,6 +4,8 @@ import {prepare} from '../cli/prepare.js'
 import {planText} from '../cli/plan-text.js'
 import {pointJob, wipcJob} from '../engine/jobfile.js'
 import {prepareProgram, programFlags, programPlanJobs, programPlanText, timeScaleOf} from '../cli/program.js'
+import {chooseTests, revisionTests, suiteDurationText} from '../cli/suite.js'
+import {suiteFlags} from '../cli/options.js'
 
 export default class Plan extends BaseCommand {
   static summary = 'Print what a run would do and how long it takes; touches nothing.'
@@ -13,10 +15,28 @@ export default class Plan extends BaseCommand {
     '<%= config.bin %> plan iops --device file:/scratch/pts.img --size 8GiB --point-seconds 5 --max-rounds 8',
   ]
   static args = testArg
-  static flags = {...runFlags, ...programFlags}
+  static flags = {...runFlags, ...programFlags, ...suiteFlags}
 
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Plan)
+    if (args.test === 'all') {
+      const tests = chooseTests(revisionTests(flags.revision), flags.tests, flags.revision)
+      const parts = tests.map(t => {
+        if (t === 'iops') {
+          const p = prepare('iops', {...flags, 'wipc-multiple': String(Number(flags['wipc-multiple']) * timeScaleOf(flags['time-scale']))})
+          return {test: t, minSec: p.plan.durations.minSec, maxSec: p.plan.durations.maxSec, refusals: p.refusals, compliance: p.plan.compliance}
+        }
+        const p = prepareProgram(t, flags)
+        return {test: t, minSec: p.plan.durations.minSec, maxSec: p.plan.durations.maxSec, refusals: p.refusals, compliance: p.plan.compliance}
+      })
+      const refusals = parts[0]?.refusals ?? []
+      if (!this.jsonEnabled()) {
+        this.log([`PTS suite, revision ${flags.revision}: ${tests.join(', ')} (in this order; each test starts from its own purge)`,
+          `Safety: ${refusals.length === 0 ? 'would proceed' : `would REFUSE:\n${refusals.map(r => `  - ${r}`).join('\n')}`}`,
+          'Duration per test (pts plan <test> prints each timeline):', suiteDurationText(parts)].join('\n'))
+      }
+      return {suite: true, revision: flags.revision, tests: parts}
+    }
     if (args.test !== 'iops') {
       const p = prepareProgram(args.test, flags)
       const t = p.target

@@ -4,10 +4,13 @@ import {loadSigningKey} from '../store/integrity.js'
 import {executeProgram, prepareProgram, programFlags, programSummaryText, timeScaleOf} from '../cli/program.js'
 import {prepare} from '../cli/prepare.js'
 import {execute, exitFor, summaryText} from '../cli/execute.js'
+import {chooseTests, revisionTests, runSuite} from '../cli/suite.js'
+import {suiteFlags} from '../cli/options.js'
+import {EXIT, UsageError} from '../errors.js'
 
 export default class Run extends BaseCommand {
-  static summary = 'Run a PTS test against a block device or a file, to steady state.'
-  static description = `Purges the target, runs WIPC (SEQ 128 KiB writes of --wipc-multiple x the ActiveRange), then WDPC rounds in the spec's loop order until the steady-state criteria hold in a 5-round window or the round limit is reached. Writes manifest.json, results.json (after every test point) and raw/ (every fio job and JSON output) into the run directory, and ends by rendering report.pdf and report.html from those files (if only the report fails, the exit code is 7 and "pts report <run-dir>" renders it again). Progress goes to stderr.
+  static summary = 'Run a PTS test (iops, tp, lat, wsat, hir, xsr, cbw, ecw, dirth) or the whole suite (all) against a block device or a file.'
+  static description = `IOPS: purges the target, runs WIPC (SEQ 128 KiB writes of --wipc-multiple x the ActiveRange), then WDPC rounds in the spec's loop order until the steady-state criteria hold in a 5-round window or the round limit is reached. The other tests run the phases of their definition in specs/<revision>/<test>.json (purge, WIPC, steady-state loops, per-minute series, HIR wait states, CBW/DIRTH operating points with response-time histograms); pts plan <test> prints them with the timeline. "all" runs every test the revision defines (or --tests tp,lat,...) in the spec's order, each from its own purge, each in its own directory under the suite directory, and writes suite.pdf: a contents page and every test's report. Writes manifest.json, results.json (after every test point) and raw/ (every fio job and JSON output) into the run directory, and ends by rendering report.pdf and report.html from those files (if only the report fails, the exit code is 7 and "pts report <run-dir>" renders it again). Progress goes to stderr.
 
 A block device is written only when it is not mounted, not swap, holds no partitions, has no holders, and --yes-destroy-data names its serial or path. A file: target is always non-compliant.
 
@@ -15,14 +18,26 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
   static examples = [
     '<%= config.bin %> run iops --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456',
     '<%= config.bin %> run iops --device file:/scratch/pts.img --size 8GiB --point-seconds 5 --max-rounds 8',
+    '<%= config.bin %> run tp --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456',
+    '<%= config.bin %> run dirth --device /dev/nvme1n1 --workload oltp --ceiling-ms 5 --yes-destroy-data S3EVNX0K123456',
+    '<%= config.bin %> run all --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456',
+    '<%= config.bin %> run all --tests tp,lat,wsat --device file:/scratch/pts.img --size 4GiB --point-seconds 1 --max-rounds 5 --time-scale 0.001',
   ]
   static args = testArg
-  static flags = {...runFlags, ...programFlags, ...signKeyFlag}
+  static flags = {...runFlags, ...programFlags, ...suiteFlags, ...signKeyFlag}
 
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Run)
     const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])
     const runDir = flags.out ?? defaultRunDir(new Date(), args.test, flags.device)
+    if (args.test === 'all') {
+      const tests = chooseTests(revisionTests(flags.revision), flags.tests, flags.revision)
+      const s = await runSuite({dir: runDir, tests, flags, argv: ['pts', 'run', ...this.argv], signKey, resumeTest: dir => this.config.runCommand('resume', [dir, ...(flags['sign-key'] ? ['--sign-key', flags['sign-key']] : [])])})
+      if (!this.jsonEnabled()) this.log([`Suite ${s.suiteId}: ${s.status}`, ...s.tests.map(t => `  ${t.dir}: ${t.status}${t.error ? ` (${t.error})` : ''}`), ...s.files.map(f => `Report: ${f}`)].join('\n'))
+      process.exitCode = s.tests.some(t => t.error) ? EXIT.report : EXIT.ok
+      return s
+    }
+    if (flags.tests !== undefined) throw new UsageError('--tests applies to pts run all')
     if (args.test !== 'iops') {
       const program = prepareProgram(args.test, flags)
       const s = await executeProgram(program, runDir, ['pts', 'run', ...this.argv], false, {signKey})

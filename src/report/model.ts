@@ -127,7 +127,7 @@ export interface SummaryData {
   howToRead: string[]
 }
 
-export type PageKind = 'summary' | 'chart' | 'closeup' | 'table' | 'tables' | 'claims' | 'appendix'
+export type PageKind = 'summary' | 'chart' | 'closeup' | 'table' | 'tables' | 'claims' | 'params' | 'appendix'
 
 export interface ReportPage {
   number: number

@@ -200,9 +200,9 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
   })
   // Parameters with their provenance (digest §0: spec / implementation-derived / open).
   const params = r.parameters.specParameters
-  const perPage = 22
+  const perPage = 16
   for (let i = 0; i * perPage < params.length; i++) {
-    drafts.push({...blank, kind: 'table', plot: false, title: `${TEST_TITLES[r.test]} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
+    drafts.push({...blank, kind: 'params', plot: false, title: `${TEST_TITLES[r.test]} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
       tables: [{heading: 'Constants of this test and where they come from (spec = the specification; implementation-derived = taken from public implementations; open = not confirmed)',
         columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => ({label: x.name, cells: [x.value + (x.note ? ` (${x.note})` : ''), x.source]})), note: ''}]})
   }
