@@ -205,6 +205,29 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
     expect(page(`${prefix}System CPU Utilisation by TC x QD`).tables[0].rows[0].cells[0]).to.equal('not recorded by pts')
   })
 
+  it('an unfinished run (2 DV rounds, no window, no operating points) keeps the page list, with "not available" pages instead of charts', () => {
+    const cut = structuredClone(results)
+    cut.status = 'failed'
+    const l = cut.phases.find((p): p is Loop => p.kind === 'loop' && p.id === 'dv')!
+    l.rounds = l.rounds.slice(0, 2)
+    l.steadyState = {verdict: 'pending', fromRound: null, toRound: null, variables: []}
+    l.windowAverages = []
+    const o = cut.phases.find((p): p is Ops => p.kind === 'operating-points')!
+    o.points = []
+    o.status = 'pending'
+    const stored = readStoredProgram(runDir)
+    const m = buildProgramReportModel({manifest: stored.manifest, results: cut, rawFiles: [], generatedAt: GENERATED_AT}, compositePages)
+    const plots = m.pages.filter(p => p.caption.startsWith('Plot A.'))
+    expect(plots).to.have.length(16)
+    expect(plots[0].title).to.equal(`${prefix}PC IOPS vs Round`)
+    expect(plots.filter(p => p.kind === 'chart' || p.kind === 'closeup').map(p => p.title)).to.deep.equal([
+      `${prefix}PC IOPS vs Round`, `${prefix}PC Steady State Check - TC 32/QD 32`, `${prefix}Between-Round Pre-Writes - IOPS vs Round`, `${prefix}DV IOPS vs Round - TC = 32, all QD`])
+    expect(plots[8].title).to.equal(`${prefix}Max IOPS - Pre-Write`)
+    expect(plots[9].title).to.equal(`${prefix}Max IOPS - Response Time Histogram - MRT n/a, 5 9s n/a`)
+    expect(m.header.steadyAchieved).to.equal(false)
+    expect(m.header.steadyState).to.match(/DV: NOT ACHIEVED \(2 rounds, run incomplete\)/)
+  })
+
   it('renders the PDF: pdfinfo page count = model pages, pdftotext finds the operating points and histogram titles', async () => {
     const out = join(tmpDir(), 'report.pdf')
     const r = await renderReport(runDir, {formats: ['pdf'], out, generatedAt: GENERATED_AT})

@@ -120,8 +120,7 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
   const pre = dv ? dv.rounds.filter(x => x.preRound).map(x => ({round: x.round, s: x.preRound!})) : []
   if (pre.length > 0) {
     const s0 = pre[0].s
-    const name = `Pre-write IOPS (${tcqd(s0)})`
-    pages.push({kind: 'chart', title: t3, chart: lineChart(pre.map(x => ({x: x.round, y: x.s.iops, series: name})), {xTitle: 'DV round (pre-write before the round)', yTitle: 'IOPS', xTicks: pre.map(x => x.round), yFormat: ',.0f'}),
+    pages.push({kind: 'chart', title: t3, chart: lineChart(pre.map(x => ({x: x.round, y: x.s.iops, series: 'Pre-write IOPS'})), {xTitle: 'DV round (pre-write before the round)', yTitle: `IOPS (pre-write, ${tcqd(s0)})`, xTicks: pre.map(x => x.round), yFormat: ',.0f'}),
       note: `Each demand-variation round starts with one pre-write step (${stimulusOf(s0, mixName)}, ${tcqd(s0)}, ${fixed(s0.runtimeSec, 2)} s measured); its IOPS per round. Mean ${fmtIops(pre.reduce((a, x) => a + x.s.iops, 0) / pre.length)} IOPS over ${pre.length} pre-writes.`})
   } else pages.push(noData(t3, 'No between-round pre-write was stored.'))
 

@@ -43,6 +43,8 @@ export function hirPages(input: ProgramReportInput): ProgramSection {
   const ss = loop ? loopSteadyText(loop) : {text: 'n/a (no preconditioning loop)', achieved: false}
   const track = loop?.tracking[0]
   const trackLabel = track?.label ?? 'RND 4KiB W IOPS'
+  /** Legend / axis label without the parenthesised detail (the note carries the full label). */
+  const shortLabel = trackLabel.replace(/\s*\(.*\)\s*$/, '')
   const ssIops = hirSteadyIops(loop)
   const toio = `TC ${p.threadCount} / QD ${p.queueDepth} (TOIO ${p.threadCount * p.queueDepth})`
   const wsName = (b: Bursts) => `WS${b.waitState}`
@@ -50,13 +52,13 @@ export function hirPages(input: ProgramReportInput): ProgramSection {
   // Pre-conditioning: tracking IOPS per complete round (evaluations carry the round numbers of the tracking series).
   if (loop && track) {
     const rounds = loop.evaluations.map(e => e.round)
-    const rows = track.series.map((y, i) => ({x: rounds[i] ?? i + 1, y, series: trackLabel}))
+    const rows = track.series.map((y, i) => ({x: rounds[i] ?? i + 1, y, series: shortLabel}))
     const band = loop.steadyState.fromRound !== null ? {from: loop.steadyState.fromRound - 0.5, to: loop.steadyState.toRound! + 0.5, label: 'window'} : undefined
     pages.push({kind: 'chart', title: 'HIR - Pre-Conditioning IOPS Plot', chart: lineChart(rows, {xTitle: 'Round', yTitle: 'IOPS', xTicks: rounds, band, yFormat: ',.0f'}),
       note: `Tracking variable: ${trackLabel}, one value per round of ${loop.rounds[0]?.points.length ?? 0} x ${p.pointSeconds} s; shaded: measurement window ${ss.text}.`})
     const v = loop.steadyState.variables[0]
     if (v) {
-      const d = programDetermination(v, trackLabel, 'IOPS', 1, 20, 10, 0)
+      const d = programDetermination(v, shortLabel.replace(/\s*IOPS$/, ''), 'IOPS', 1, 20, 10, 0)
       pages.push({kind: 'closeup', title: 'HIR - Pre-Conditioning Steady State Measurement Plot', chart: closeupChart(d, 'IOPS'), determination: d})
     }
   }
@@ -85,7 +87,7 @@ export function hirPages(input: ProgramReportInput): ProgramSection {
   const tRows = segs.map(({ws, baseline}) => {
     const m = mean(ws.bursts.map(b => b.iops))
     const bm = baseline ? mean(baseline.samples.map(q => q.iops)) : NaN
-    return {label: `Wait State ${ws.waitState}`, cells: [
+    return {label: `WS${ws.waitState}`, cells: [
       `${secs(ws.burstSeconds)} / ${secs(ws.idleSeconds)}`,
       `${ws.bursts.length} / ${ws.repeats}`,
       Number.isFinite(m) ? fmtIops(m) : 'n/a',
@@ -117,12 +119,13 @@ export function hirPages(input: ProgramReportInput): ProgramSection {
       {label: 'TOIO - TC/QD', value: toio},
     ],
     steadyState: ss,
+    // Short values: the summary's headline column is half the page wide.
     headline: [
-      {label: 'Preconditioning steady-state IOPS', value: ssIops === null ? 'n/a' : `${fmtIops(ssIops)} IOPS (${ss.text})`},
-      ...segs.map((s, i) => ({label: `Wait State ${s.ws.waitState} mean burst IOPS`, value: `${fmtIops(mean(s.ws.bursts.map(b => b.iops)))} (${Number.isFinite(ratios[i]) ? fixed(ratios[i], 2) + 'x' : 'n/a'} of steady state)`})),
+      {label: 'PC steady-state IOPS', value: ssIops === null ? 'n/a' : fmtIops(ssIops)},
+      ...segs.map((s, i) => ({label: `WS${s.ws.waitState} mean burst IOPS`, value: `${fmtIops(mean(s.ws.bursts.map(b => b.iops)))} (${Number.isFinite(ratios[i]) ? fixed(ratios[i], 2) + 'x' : 'n/a'})`})),
     ],
     verdict: ss.achieved ? 'Preconditioning steady state achieved' : 'Preconditioning Steady State NOT ACHIEVED',
-    verdictDetail: `Preconditioning ${ss.text}; ${segs.length} wait states run (${wsList || 'none'}), each followed by a continuous return to baseline.`,
+    verdictDetail: `Preconditioning ${ss.text}, steady-state IOPS ${ssIops === null ? 'n/a' : fmtIops(ssIops)}; mean burst IOPS in parentheses: ratio to it. ${segs.length} wait states run (${wsList || 'none'}), each followed by a continuous return to baseline.`,
     pages,
   }
 }
