@@ -10,6 +10,7 @@
  * everything is data in, verdicts out.
  */
 import {FioOutputError, parseFioJson, type Measurement} from '../engine/parse.js'
+import {fioEscapeFilename} from '../engine/jobfile.js'
 import {compareSeal, type FileHash} from '../store/integrity.js'
 import {conclude} from '../store/results.js'
 import type {TestSpec} from '../spec/types.js'
@@ -83,11 +84,75 @@ export function jsonDiff(a: unknown, b: unknown, pointer = '', limit = 10, out: 
   return out
 }
 
-const check = (id: string, title: string, problems: string[], passReason: string, failReason?: string): AuditCheck => ({
+export const check = (id: string, title: string, problems: string[], passReason: string, failReason?: string): AuditCheck => ({
   id, title, problems,
   status: problems.length === 0 ? 'pass' : 'fail',
   reason: problems.length === 0 ? passReason : (failReason ?? `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems[0]}${problems.length > 1 ? ' …' : ''}`),
 })
+
+
+/** The seal: every raw file and results.json with its SHA-256 (shared by IOPS and program audits). */
+export function integrityCheck(m: RunManifest, sealNow: FileHash[]): AuditCheck {
+  if (!m.integrity) {
+    return {id: 'integrity', title: 'Files match the SHA-256 listed in the manifest', status: 'fail', problems: ['manifest.json has no integrity list'],
+      reason: m.status === 'running' ? 'the run is in progress or pts was killed: it is sealed when it ends (pts resume finishes and seals it)' : 'manifest.json lists no SHA-256 (run written by an older pts, or the list was removed)'}
+  }
+  const d = compareSeal(m.integrity.files, sealNow)
+  const problems = [...d.changed.map(x => `changed: ${x}`), ...d.missing.map(x => `missing: ${x}`), ...d.added.map(x => `added: ${x} (not in the manifest's list)`)]
+  return check('integrity', 'Files match the SHA-256 listed in the manifest', problems,
+    `${m.integrity.files.length} files (results.json and raw/) match the SHA-256 sealed at ${m.integrity.sealedAt}`)
+}
+
+/** manifest.sig, checked with --verify-key when given. */
+export function signatureCheck(s: AuditInput['signature']): AuditCheck {
+  if (!s.present) {
+    return s.keyGiven
+      ? {id: 'signature', title: 'Manifest signature', status: 'fail', problems: ['manifest.sig is missing'], reason: 'a --verify-key was given but the run has no manifest.sig (it was not signed, or the signature was removed)'}
+      : {id: 'signature', title: 'Manifest signature', status: 'skip', problems: [], reason: 'the run is not signed (pts run --sign-key)'}
+  }
+  if (s.unreadable) return {id: 'signature', title: 'Manifest signature', status: 'fail', problems: [`manifest.sig: ${s.unreadable}`], reason: `manifest.sig cannot be read: ${s.unreadable}`}
+  if (!s.check) return {id: 'signature', title: 'Manifest signature', status: 'skip', problems: [], reason: `signed with key ${s.fingerprint?.slice(0, 16)}…; pass --verify-key <public key> to check it`}
+  return {id: 'signature', title: 'Manifest signature', status: s.check.ok ? 'pass' : 'fail', problems: s.check.ok ? [] : [s.check.reason], reason: s.check.reason}
+}
+
+/** Idle gaps between consecutive steps (digest Part A 7); a gap across a recorded resume is excused. */
+export function idleGaps(steps: Array<{from: string; to: string; endNs: bigint; startNs: bigint}>, events: RunManifest['events'], maxGapMs: number): {problems: string[]; gaps: number[]; excused: number} {
+  const resumes = events.filter(e => e.event === 'resume').map(e => Date.parse(e.at) * 1e6)
+  const problems: string[] = []
+  const gaps: number[] = []
+  let excused = 0
+  for (const st of steps) {
+    const gapMs = Number(st.startNs - st.endNs) / 1e6
+    if (resumes.some(t => t >= Number(st.endNs) && t <= Number(st.startNs))) { excused++; continue }
+    gaps.push(gapMs)
+    if (gapMs > maxGapMs) problems.push(`${gapMs.toFixed(0)} ms idle between ${st.from} and ${st.to} (limit ${maxGapMs} ms)`)
+  }
+  return {problems, gaps, excused}
+}
+
+export function gapReason(g: {gaps: number[]; excused: number}, maxGapMs: number): string {
+  const sorted = [...g.gaps].sort((a, b) => a - b)
+  const med = sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0
+  return `${g.gaps.length} gaps: median ${med.toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms (limit ${maxGapMs} ms)${g.excused ? `; ${g.excused} across a recorded interruption (a deviation in the manifest)` : ''}`
+}
+
+/** Every identity record of the run and every fio job names the same device. */
+export function identityCheck(m: RunManifest, jobs: string[], raw: ReadonlyMap<string, string | null>): AuditCheck {
+  const problems: string[] = []
+  const want = identityText(m.target)
+  const ids = m.events.filter(e => e.event === 'identity')
+  for (const e of ids) if (e.detail !== want) problems.push(`manifest.json event "identity" at ${e.at}: ${e.detail}; the run's target is ${want}`)
+  let checked = 0
+  for (const rel of jobs) {
+    const text = raw.get(rel)
+    if (text === undefined || text === null) { problems.push(`raw job file ${rel} is missing`); continue }
+    const f = jobValue(parseJobFile(text), 'filename')
+    checked++
+    if (f !== fioEscapeFilename(m.target.path)) problems.push(`${rel}: filename=${f ?? '(none)'}, the run's target is ${m.target.path}`)
+  }
+  return check('identity', 'Device identity unchanged across rounds', problems,
+    `${ids.length} identity record${ids.length === 1 ? '' : 's'} (start and resumes) show ${want}; all ${checked} fio jobs target ${m.target.path}`)
+}
 
 const pointLabel = (round: number, p: PointResult) => `round ${round} point ${p.index + 1} (${p.id})`
 
@@ -157,7 +222,7 @@ export function parseJobFile(text: string): Map<string, Map<string, string>> {
 }
 
 /** A job's effective value: its own section, else [global]. */
-function jobValue(sections: Map<string, Map<string, string>>, key: string): string | undefined {
+export function jobValue(sections: Map<string, Map<string, string>>, key: string): string | undefined {
   for (const [name, kv] of sections) if (name !== 'global' && kv.has(key)) return kv.get(key)
   return sections.get('global')?.get(key)
 }
@@ -169,30 +234,7 @@ export function runAudit(inp: AuditInput): AuditResult {
   const checks: AuditCheck[] = []
   const points = results.rounds.flatMap(round => round.points.map(p => ({round: round.round, p})))
 
-  // 1. Integrity: the seal lists every raw file and results.json with its SHA-256.
-  if (!m.integrity) {
-    checks.push({id: 'integrity', title: 'Files match the SHA-256 listed in the manifest', status: 'fail', problems: ['manifest.json has no integrity list'],
-      reason: m.status === 'running' ? 'the run is in progress or pts was killed: it is sealed when it ends (pts resume finishes and seals it)' : 'manifest.json lists no SHA-256 (run written by an older pts, or the list was removed)'})
-  } else {
-    const d = compareSeal(m.integrity.files, inp.sealNow)
-    const problems = [...d.changed.map(x => `changed: ${x}`), ...d.missing.map(x => `missing: ${x}`), ...d.added.map(x => `added: ${x} (not in the manifest's list)`)]
-    checks.push(check('integrity', 'Files match the SHA-256 listed in the manifest', problems,
-      `${m.integrity.files.length} files (results.json and raw/) match the SHA-256 sealed at ${m.integrity.sealedAt}`))
-  }
-
-  // 2. Signature of manifest.json (optional).
-  const s = inp.signature
-  if (!s.present) {
-    checks.push(s.keyGiven
-      ? {id: 'signature', title: 'Manifest signature', status: 'fail', problems: ['manifest.sig is missing'], reason: 'a --verify-key was given but the run has no manifest.sig (it was not signed, or the signature was removed)'}
-      : {id: 'signature', title: 'Manifest signature', status: 'skip', problems: [], reason: 'the run is not signed (pts run --sign-key)'})
-  } else if (s.unreadable) {
-    checks.push({id: 'signature', title: 'Manifest signature', status: 'fail', problems: [`manifest.sig: ${s.unreadable}`], reason: `manifest.sig cannot be read: ${s.unreadable}`})
-  } else if (!s.check) {
-    checks.push({id: 'signature', title: 'Manifest signature', status: 'skip', problems: [], reason: `signed with key ${s.fingerprint?.slice(0, 16)}…; pass --verify-key <public key> to check it`})
-  } else {
-    checks.push({id: 'signature', title: 'Manifest signature', status: s.check.ok ? 'pass' : 'fail', problems: s.check.ok ? [] : [s.check.reason], reason: s.check.reason})
-  }
+  checks.push(integrityCheck(m, inp.sealNow), signatureCheck(inp.signature))
 
   // 3. Measurements and 4. steady state, recomputed from raw/ alone.
   const re = recompute(inp)
@@ -304,44 +346,16 @@ export function runAudit(inp: AuditInput): AuditResult {
 
   // 10. Idle gaps between consecutive points (digest Part A 7), except across a recorded interruption.
   {
-    const problems: string[] = []
-    const resumes = m.events.filter(e => e.event === 'resume').map(e => Date.parse(e.at) * 1e6)
-    const gaps: number[] = []
-    let excused = 0
     const seq = points.map(x => x.p)
     const steps: Array<{from: string; to: string; endNs: bigint; startNs: bigint}> = []
     if (results.wipc && seq[0]) steps.push({from: results.wipc.raw.json, to: seq[0].raw.json, endNs: BigInt(Date.parse(results.wipc.finishedAt)) * 1_000_000n, startNs: BigInt(seq[0].startNs)})
     for (let i = 1; i < seq.length; i++) steps.push({from: seq[i - 1].raw.json, to: seq[i].raw.json, endNs: BigInt(seq[i - 1].endNs), startNs: BigInt(seq[i].startNs)})
-    for (const st of steps) {
-      const gapMs = Number(st.startNs - st.endNs) / 1e6
-      if (resumes.some(t => t >= Number(st.endNs) && t <= Number(st.startNs))) { excused++; continue }
-      gaps.push(gapMs)
-      if (gapMs > inp.maxGapMs) problems.push(`${gapMs.toFixed(0)} ms idle between ${st.from} and ${st.to} (limit ${inp.maxGapMs} ms)`)
-    }
-    const sorted = [...gaps].sort((a, b) => a - b)
-    const med = sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0
-    checks.push(check('idle-gaps', 'Idle gaps between test points', problems,
-      `${gaps.length} gaps: median ${med.toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms (limit ${inp.maxGapMs} ms)${excused ? `; ${excused} across a recorded interruption (a deviation in the manifest)` : ''}`))
+    const g = idleGaps(steps, m.events, inp.maxGapMs)
+    checks.push(check('idle-gaps', 'Idle gaps between test points', g.problems, gapReason(g, inp.maxGapMs)))
   }
 
   // 11. Device identity: every identity record of the run and every fio job names the same device.
-  {
-    const problems: string[] = []
-    const want = identityText(m.target)
-    const ids = m.events.filter(e => e.event === 'identity')
-    for (const e of ids) if (e.detail !== want) problems.push(`manifest.json event "identity" at ${e.at}: ${e.detail}; the run's target is ${want}`)
-    const jobs = [...(results.wipc ? [results.wipc.raw.job] : []), ...points.map(x => x.p.raw.job)]
-    let checked = 0
-    for (const rel of jobs) {
-      const text = inp.raw.get(rel)
-      if (text === undefined || text === null) { problems.push(`raw job file ${rel} is missing`); continue }
-      const f = jobValue(parseJobFile(text), 'filename')
-      checked++
-      if (f !== m.target.path) problems.push(`${rel}: filename=${f ?? '(none)'}, the run's target is ${m.target.path}`)
-    }
-    checks.push(check('identity', 'Device identity unchanged across rounds', problems,
-      `${ids.length} identity record${ids.length === 1 ? '' : 's'} (start and resumes) show ${want}; all ${checked} fio jobs target ${m.target.path}`))
-  }
+  checks.push(identityCheck(m, [...(results.wipc ? [results.wipc.raw.job] : []), ...points.map(x => x.p.raw.job)], inp.raw))
 
   // 12. Job parameters: each job file runs the point it claims (TC = numjobs, QD = iodepth; digest Part A 6).
   {

@@ -7,7 +7,12 @@ import type {KeyObject} from 'node:crypto'
 import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {buildReportModel} from '../report/model.js'
-import {loadRun} from '../report/load.js'
+import {hashRawFiles, loadRun} from '../report/load.js'
+import {readStoredProgram, storedRunKind} from '../store/read.js'
+import {RunDirError} from '../errors.js'
+import {buildProgramReportModel} from '../report/program/model.js'
+import {PROGRAM_PAGE_BUILDERS} from '../report/program/tests/index.js'
+import {programSteps, runProgramAudit} from './program.js'
 import {hashFile, keyFingerprint, sealedPaths, SIGNATURE_FILE, verifyManifest, type ManifestSignature} from '../store/integrity.js'
 import {runAudit, type AuditInput, type AuditResult} from './checks.js'
 
@@ -17,21 +22,11 @@ function readText(path: string): string | null {
   try { return readFileSync(path, 'utf8') } catch { return null }
 }
 
-export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
-  const run = loadRun(runDirArg, {allowMissingRaw: true})
-  const {runDir, manifest, results} = run
-  const raw = new Map<string, string | null>()
-  const want = [
-    ...results.rounds.flatMap(r => r.points.flatMap(p => [p.raw.json, p.raw.job])),
-    ...(results.wipc ? [results.wipc.raw.json, results.wipc.raw.job] : []),
-    'raw/purge.json',
-  ]
-  for (const rel of want) raw.set(rel, readText(join(runDir, rel)))
-
+function readSignature(runDir: string, verifyKey: KeyObject | undefined): AuditInput['signature'] {
   let signature: AuditInput['signature']
   const sigPath = join(runDir, SIGNATURE_FILE)
   if (!existsSync(sigPath)) {
-    signature = {present: false, keyGiven: opts.verifyKey !== undefined}
+    signature = {present: false, keyGiven: verifyKey !== undefined}
   } else {
     let sig: ManifestSignature | null = null
     let unreadable: string | null = null
@@ -41,22 +36,68 @@ export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
     } catch (error) {
       unreadable = `not valid JSON (${(error as Error).message})`
     }
-    const check = sig && !unreadable && opts.verifyKey ? verifyManifest(readFileSync(join(runDir, 'manifest.json')), sig, opts.verifyKey) : null
-    signature = {present: true, unreadable, keyGiven: opts.verifyKey !== undefined, fingerprint: sig?.publicKeyFingerprint ?? (opts.verifyKey ? keyFingerprint(opts.verifyKey) : null), check}
+    const check = sig && !unreadable && verifyKey ? verifyManifest(readFileSync(join(runDir, 'manifest.json')), sig, verifyKey) : null
+    signature = {present: true, unreadable, keyGiven: verifyKey !== undefined, fingerprint: sig?.publicKeyFingerprint ?? (verifyKey ? keyFingerprint(verifyKey) : null), check}
   }
+  return signature
+}
 
+function readStoredModel(runDir: string): AuditInput['storedModel'] {
   const modelPath = join(runDir, 'report-model.json')
-  let storedModel: AuditInput['storedModel'] = null
-  if (existsSync(modelPath)) {
-    const text = readText(modelPath)
-    try { storedModel = {file: 'report-model.json', model: JSON.parse(text ?? '')} } catch { storedModel = {file: 'report-model.json', model: {unreadable: 'not valid JSON'}} }
-  }
+  if (!existsSync(modelPath)) return null
+  const text = readText(modelPath)
+  try { return {file: 'report-model.json', model: JSON.parse(text ?? '')} } catch { return {file: 'report-model.json', model: {unreadable: 'not valid JSON'}} }
+}
+
+export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
+  if (storedRunKind(runDirArg)?.kind === 'program') return auditProgramRun(runDirArg, opts)
+  const run = loadRun(runDirArg, {allowMissingRaw: true})
+  const {runDir, manifest, results} = run
+  const raw = new Map<string, string | null>()
+  const want = [
+    ...results.rounds.flatMap(r => r.points.flatMap(p => [p.raw.json, p.raw.job])),
+    ...(results.wipc ? [results.wipc.raw.json, results.wipc.raw.job] : []),
+    'raw/purge.json',
+  ]
+  for (const rel of want) raw.set(rel, readText(join(runDir, rel)))
+  const signature = readSignature(runDir, opts.verifyKey)
+
+  const storedModel = readStoredModel(runDir)
   const generatedAt = (storedModel?.model as {generatedAt?: string} | undefined)?.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
   return runAudit({
     manifest, results, raw,
     sealNow: sealedPaths(runDir).map(p => hashFile(runDir, p)),
     signature,
     buildModel: r => buildReportModel({...run, results: r, generatedAt}),
+    storedModel,
+    maxGapMs: opts.maxGapMs,
+  })
+}
+
+function auditProgramRun(runDirArg: string, opts: AuditOptions): AuditResult {
+  const {runDir, manifest, results} = readStoredProgram(runDirArg)
+  if (results.status === 'running' || manifest.status === 'running') {
+    throw new RunDirError(`Run still in progress: ${runDir} (status "running", pid ${manifest.pid})`, `wait for it to finish, or continue it with: pts resume ${runDir}`)
+  }
+  const raw = new Map<string, string | null>()
+  const want: string[] = []
+  for (const s of programSteps(results)) want.push(s.step.raw.json, s.step.raw.job)
+  results.phases.forEach((p, pi) => {
+    if (p.kind === 'wipc' && p.raw) want.push(p.raw.json, p.raw.job)
+    if (p.kind === 'purge') want.push(`raw/${String(pi + 1).padStart(2, '0')}-${p.id}.purge.json`)
+    if (p.kind === 'bursts' && p.log) want.push(p.log)
+  })
+  for (const rel of want) raw.set(rel, readText(join(runDir, rel)))
+  const storedModel = readStoredModel(runDir)
+  const generatedAt = (storedModel?.model as {generatedAt?: string} | undefined)?.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
+  const builder = PROGRAM_PAGE_BUILDERS[results.test]
+  if (!builder) throw new RunDirError(`no report pages are defined for the ${results.test} test`, 'use a newer pts')
+  const rawFiles = hashRawFiles(runDir)
+  return runProgramAudit({
+    manifest, results, raw,
+    sealNow: sealedPaths(runDir).map(p => hashFile(runDir, p)),
+    signature: readSignature(runDir, opts.verifyKey),
+    buildModel: r => buildProgramReportModel({manifest, results: r, rawFiles, generatedAt}, builder),
     storedModel,
     maxGapMs: opts.maxGapMs,
   })

@@ -9,10 +9,13 @@ import {existsSync, readFileSync, statSync} from 'node:fs'
 import {basename, join, resolve} from 'node:path'
 import {EXIT, InvalidDataError, PtsError, UsageError} from '../errors.js'
 import {checkClaims, checkVerifyResult} from './schema.js'
+import {summaryLine} from './text.js'
 import type {ClaimsFile, VerifyResult} from './types.js'
 
-/** The stored verify result in a run directory. */
+/** The stored verify result in a run or suite directory. */
 export const CLAIMS_RESULT_FILE = 'claims.json'
+/** The stand-alone "Claims vs measured" document next to it (suites, TP and LAT runs; src/report/claims-doc.ts). */
+export const CLAIMS_PDF_FILE = 'claims.pdf'
 
 const CLAIMS_HINT = 'fix the file (see schemas/claims.schema.json and the example specs/claims/crucial-mx100-256gb.json)'
 
@@ -113,4 +116,29 @@ export function readClaimsResult(runDir: string, runId: string): {result: Verify
     return {result: null, warning: `${path} was made from an earlier results.json (the run changed since, e.g. it was resumed); the "Claims vs measured" page is left out (run pts verify again)`}
   }
   return {result, warning: null}
+}
+
+/**
+ * <suite>/claims.pdf, for suite.pdf, when it shows the suite's current claims: claims.json is a
+ * valid verify result of this suite, every run it lists still has the results.json it was matched
+ * against, and claims.pdf was written after claims.json. Else null: the combined report leaves the
+ * "Claims vs measured" pages out rather than show stale ones. `summary` is the verdict count line.
+ */
+export function currentSuiteClaims(suiteDir: string, suiteId?: string): {pdf: string; summary: string} | null {
+  const json = join(suiteDir, CLAIMS_RESULT_FILE)
+  const pdf = join(suiteDir, CLAIMS_PDF_FILE)
+  try {
+    if (!existsSync(json) || !existsSync(pdf)) return null
+    const data: unknown = JSON.parse(readFileSync(json, 'utf8'))
+    if (checkVerifyResult(data).length > 0) return null
+    const v = data as VerifyResult
+    if (!v.suite || !v.runs || (suiteId !== undefined && v.suite.suiteId !== suiteId)) return null
+    for (const run of v.runs) {
+      if (!run.dir || resultsSha256(join(suiteDir, run.dir)) !== run.resultsSha256) return null
+    }
+    if (statSync(pdf).mtimeMs < statSync(json).mtimeMs) return null
+    return {pdf, summary: summaryLine(v)}
+  } catch {
+    return null
+  }
 }

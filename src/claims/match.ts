@@ -1,7 +1,14 @@
 /**
- * Datasheet claims vs a stored run: each claim is matched to the run's measurement of the same
- * access, block size and R/W mix (exact match), converted to the claim's unit, and judged with a
- * tolerance. Pure and deterministic: the same claims, results and options give the same outcome.
+ * Datasheet claims vs stored runs: each claim is matched to the measurement of the same access,
+ * block size and R/W mix (exact match) among the runs given, converted to the claim's unit, and
+ * judged with a tolerance. Pure and deterministic: the same claims, results and options give the
+ * same outcome.
+ *
+ * - Where a claim is measured (measuringTests): random IOPS and MB/s claims by the IOPS run's
+ *   window averages; sequential ones by the TP run's loop window averages (loop-128k / loop-1024k,
+ *   R/W 100/0 and 0/100, at the run's TC/QD); response-time claims by the LAT run's loop window
+ *   averages (TC 1/QD 1), else by the IOPS run's point. A run is an IOPS run or one loop phase
+ *   of a TP / LAT run (a MeasurementSource); the steady-state note uses that loop's verdict.
  *
  * - Measured values are the window averages of results.json (digest Part A 4): iops from
  *   `iops` (read + write), MB/s from `bwBytesPerSec` / 10^6 (decimal, Part A 5), latency from
@@ -15,10 +22,11 @@
  *   a claim for a fresh-out-of-box (or unstated) drive state measured at or near steady state.
  */
 import {UsageError} from '../errors.js'
+import type {PhaseResult, ProgramResults} from '../program/results.js'
 import type {RunManifest, RunResults, WindowAverage} from '../store/types.js'
 import {parseSizeBytes} from '../units.js'
 import type {
-  Claim, ClaimOutcome, ClaimsFile, ClaimUnit, MeasuredCondition, Verdict, VerifyResult,
+  Claim, ClaimAccess, ClaimOutcome, ClaimsFile, ClaimUnit, MeasuredCondition, MeasurementOrigin, VerifiedRun, Verdict, VerifyResult,
 } from './types.js'
 
 export const DEFAULT_TOLERANCE_PCT = 10
@@ -84,8 +92,8 @@ export function claimLabel(c: Claim): string {
 
 const CONDITION_LABEL: Record<Claim['condition'], string> = {fob: 'FOB', 'steady-state': 'steady state', unspecified: 'condition unspecified'}
 
-function measuredCondition(r: RunResults): MeasuredCondition {
-  return r.steadyState.verdict === 'steady' ? 'steady-state' : r.steadyState.verdict === 'not-achieved' ? 'after-preconditioning' : 'incomplete'
+function conditionOf(verdict: SteadyVerdict): MeasuredCondition {
+  return verdict === 'steady' ? 'steady-state' : verdict === 'not-achieved' ? 'after-preconditioning' : 'incomplete'
 }
 
 const MEASURED_PHRASE: Record<MeasuredCondition, string> = {
@@ -123,48 +131,182 @@ export function loadNote(c: Pick<Claim, 'queueDepth' | 'threadCount'>, tc: numbe
   return `claim at ${parts.join(' / ')}, measured ${measured}`
 }
 
-export interface MatchContext {
-  results: RunResults
-  tolerancePct: number
+
+// ---------------------------------------------------------------------------------------------
+// Measurement sources: the window averages of an IOPS run, or of one loop phase of a TP or LAT run
+
+export type SteadyVerdict = 'steady' | 'not-achieved' | 'pending'
+
+/** One window-average point of a source, with what matching reads of it. */
+export interface SourcePoint {
+  readPct: number
+  blockSizeBytes: number
+  threadCount: number
+  queueDepth: number
+  iops: number
+  bwBytesPerSec: number
+  latMeanNs: number
+  /** The window average of the per-round 99.999th percentiles and how it was derived, or why there is none. */
+  p99999: {ns: number; source: string} | {missing: string}
 }
 
-function measuredValue(c: Claim, w: WindowAverage, r: RunResults): {value: number; source: string} | {missing: string} {
-  if (c.metric === 'iops') return {value: w.iops, source: 'windowAverages.iops (read + write IOPS)'}
-  if (c.metric === 'mbps') return {value: w.bwBytesPerSec / 1e6, source: 'windowAverages.bwBytesPerSec / 10^6'}
+/** Window averages a claim can be matched against: an IOPS run, or one loop phase of a TP / LAT run. Pure data. */
+export interface MeasurementSource extends MeasurementOrigin {
+  access: ClaimAccess
+  /** The verdict and window of the run (IOPS) or of the loop phase (test programs). */
+  steadyState: {verdict: SteadyVerdict; fromRound: number | null; toRound: number | null}
+  points: SourcePoint[]
+}
+
+/** The tests whose runs `pts verify` matches claims against. */
+export const CLAIM_TESTS: readonly string[] = ['iops', 'tp', 'lat']
+
+const TEST_NAME: Record<string, string> = {iops: 'IOPS', tp: 'TP', lat: 'LAT'}
+const testName = (t: string): string => TEST_NAME[t] ?? t.toUpperCase()
+
+/** The access of a test program's loops: TP is sequential, LAT random (digest B 5.2, 5.3). */
+const PROGRAM_ACCESS: Record<string, ClaimAccess> = {tp: 'sequential', lat: 'random'}
+
+/** The block sizes and R/W mixes of the TP test (digest B 5.2): a sequential claim elsewhere has no PTS measurement. */
+const TP_BLOCK_SIZES = [131072, 1048576]
+const TP_MIXES = [100, 0]
+
+/** The window averages of an IOPS run; a 99.999th percentile is averaged over the window rounds' per-round values. */
+export function iopsSource(r: RunResults, dir: string | null = null): MeasurementSource {
+  const {fromRound, toRound} = r.steadyState
+  const p = r.parameters
+  const p99999 = (w: WindowAverage): SourcePoint['p99999'] => {
+    if (fromRound === null || toRound === null) return {missing: 'no measurement window'}
+    const values: number[] = []
+    for (const round of r.rounds) {
+      if (round.round < fromRound || round.round > toRound) continue
+      const pt = round.points.find(q => q.readPct === w.readPct && q.blockSizeBytes === w.blockSizeBytes)
+      if (!pt || pt.latP99999Ns === null) return {missing: `round ${round.round} has no 99.999th percentile for this point (too few IOs)`}
+      values.push(pt.latP99999Ns)
+    }
+    if (values.length === 0) return {missing: 'no measurement window'}
+    return {ns: values.reduce((a, b) => a + b, 0) / values.length, source: `latP99999Ns of rounds ${fromRound}-${toRound}, averaged over the window`}
+  }
+  return {
+    test: 'iops', runId: r.runId, dir, phase: null, access: p.access,
+    steadyState: {verdict: r.steadyState.verdict, fromRound, toRound},
+    points: r.windowAverages.map(w => ({
+      readPct: w.readPct, blockSizeBytes: w.blockSizeBytes, threadCount: p.threadCount, queueDepth: p.queueDepth,
+      iops: w.iops, bwBytesPerSec: w.bwBytesPerSec, latMeanNs: w.latMeanNs, p99999: p99999(w),
+    })),
+  }
+}
+
+type LoopPhase = Extract<PhaseResult, {kind: 'loop'}>
+const loopsOf = (r: ProgramResults): LoopPhase[] => r.phases.filter((ph): ph is LoopPhase => ph.kind === 'loop')
+
+/**
+ * The loop phases of a TP run (loop-128k, loop-1024k: SEQ, R/W 100/0 and 0/100) or a LAT run
+ * (loop: RND, TC 1/QD 1), one source each, with the phase's own steady-state verdict and window;
+ * other test programs give none.
+ */
+export function programSources(r: Pick<ProgramResults, 'test' | 'runId' | 'phases'>, dir: string | null = null): MeasurementSource[] {
+  const access = PROGRAM_ACCESS[r.test]
+  if (!access) return []
+  return loopsOf(r as ProgramResults).map(ph => ({
+    test: r.test, runId: r.runId, dir, phase: ph.id, access,
+    steadyState: {verdict: ph.steadyState.verdict, fromRound: ph.steadyState.fromRound, toRound: ph.steadyState.toRound},
+    points: ph.windowAverages.filter((w): w is typeof w & {blockSizeBytes: number} => w.blockSizeBytes !== null).map(w => ({
+      readPct: w.readPct, blockSizeBytes: w.blockSizeBytes, threadCount: w.threadCount, queueDepth: w.queueDepth,
+      iops: w.iops, bwBytesPerSec: w.bwBytesPerSec, latMeanNs: w.latMeanNs,
+      p99999: w.latP99999Ns === null
+        ? {missing: `the ${testName(r.test)} run has no 99.999th percentile for this point (too few IOs in a window round)`}
+        : {ns: w.latP99999Ns, source: `phases[${ph.id}].windowAverages.latP99999Ns (window average of the per-round 99.999th percentiles)`},
+    })),
+  }))
+}
+
+/** The tests that measure a claim, best first: random IOPS / MB/s the IOPS test, sequential the TP test, response time the LAT test (TC 1/QD 1) and then an IOPS point. */
+export function measuringTests(c: Pick<Claim, 'metric' | 'access'>): string[] {
+  if (c.metric === 'latency') return c.access === 'random' ? ['lat', 'iops'] : []
+  return c.access === 'sequential' ? ['tp'] : ['iops']
+}
+
+function measuredValue(c: Claim, pt: SourcePoint, s: MeasurementSource): {value: number; source: string} | {missing: string} {
+  const at = s.phase === null ? '' : `phases[${s.phase}].`
+  if (c.metric === 'iops') return {value: pt.iops, source: `${at}windowAverages.iops (read + write IOPS)`}
+  if (c.metric === 'mbps') return {value: pt.bwBytesPerSec / 1e6, source: `${at}windowAverages.bwBytesPerSec / 10^6`}
   const perUnit = c.unit === 'us' ? 1e3 : 1e6
   const stat = c.statistic ?? 'mean'
-  if (stat === 'mean') return {value: w.latMeanNs / perUnit, source: 'windowAverages.latMeanNs (IO-weighted mean response time)'}
+  if (stat === 'mean') return {value: pt.latMeanNs / perUnit, source: `${at}windowAverages.latMeanNs (IO-weighted mean response time)`}
   if (stat === 'p99.99') return {missing: 'pts stores the 99.999th percentile of each point, not the 99.99th'}
-  const {fromRound, toRound} = r.steadyState
-  if (fromRound === null || toRound === null) return {missing: 'no measurement window'}
-  const values: number[] = []
-  for (const round of r.rounds) {
-    if (round.round < fromRound || round.round > toRound) continue
-    const pt = round.points.find(p => p.readPct === w.readPct && p.blockSizeBytes === w.blockSizeBytes)
-    if (!pt || pt.latP99999Ns === null) return {missing: `round ${round.round} has no 99.999th percentile for this point (too few IOs)`}
-    values.push(pt.latP99999Ns)
+  if ('missing' in pt.p99999) return pt.p99999
+  return {value: pt.p99999.ns / perUnit, source: pt.p99999.source}
+}
+
+const pointText = (c: Claim, bs: number): string => `${c.access === 'random' ? 'RND' : 'SEQ'} ${kib(bs)} R/W ${c.readPct}/${100 - c.readPct}`
+const listText = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`)
+const claimKind = (c: Claim): string => `${c.access} ${c.metric === 'iops' ? 'IOPS' : c.metric === 'mbps' ? 'MB/s' : 'response-time'}`
+
+/** The sources of one run (an IOPS run, or the loop phases of a program run), in the order given. */
+function byRun(sources: readonly MeasurementSource[]): MeasurementSource[][] {
+  const runs = new Map<string, MeasurementSource[]>()
+  for (const s of sources) {
+    const k = `${s.test}\u0000${s.runId}\u0000${s.dir ?? ''}`
+    runs.set(k, [...(runs.get(k) ?? []), s])
   }
-  if (values.length === 0) return {missing: 'no measurement window'}
-  const mean = values.reduce((a, b) => a + b, 0) / values.length
-  return {value: mean / perUnit, source: `latP99999Ns of rounds ${fromRound}-${toRound}, averaged over the window`}
+  return [...runs.values()]
 }
 
-/** Where a claim the run did not measure would be measured. */
-function notMeasuredBy(c: Claim, r: RunResults): {reason: string; test: string} {
-  const p = r.parameters
-  const test = r.test.toUpperCase()
-  const point = `${c.access === 'random' ? 'RND' : 'SEQ'} ${kib(blockSizeBytesOf(c.blockSize))} R/W ${c.readPct}/${100 - c.readPct}`
-  const accessReason = `the ${test} test is ${p.access} access only`
-  const pointReason = `this ${test} run has no ${point} point`
-  if (c.metric === 'latency') return {reason: c.access !== p.access ? accessReason : pointReason, test: LAT_TEST}
-  if (c.access !== p.access) return {reason: accessReason, test: c.access === 'sequential' ? TP_TEST : `IOPS (iops) test, ${point}`}
-  return {reason: pointReason, test: `IOPS (iops) test, ${point}`}
+/** Why one run did not measure a claim; lacksPoint: the run has no point of the claim's access, block size and mix. */
+function whyNot(c: Claim, bs: number, run: MeasurementSource[], tests: readonly string[]): {reason: string; lacksPoint: boolean} {
+  const s0 = run[0]
+  const name = testName(s0.test)
+  if (run.every(s => s.points.length === 0)) {
+    return {reason: s0.phase === null ? 'the run has no measurement window (no window averages)' : `this ${name} run has no measurement window (no window averages)`, lacksPoint: false}
+  }
+  if (c.access !== s0.access) return {reason: `the ${name} test is ${s0.access} access only`, lacksPoint: true}
+  if (!tests.includes(s0.test)) return {reason: `the ${name} test is not used for ${claimKind(c)} claims`, lacksPoint: false}
+  for (const s of run) {
+    const pt = s.points.find(q => q.readPct === c.readPct && q.blockSizeBytes === bs)
+    if (!pt) continue
+    const got = measuredValue(c, pt, s)
+    if ('missing' in got) return {reason: got.missing, lacksPoint: false}
+  }
+  let reason = `this ${name} run has no ${pointText(c, bs)} point`
+  if (s0.phase !== null) {
+    const pts = run.flatMap(s => s.points)
+    const sizes = [...new Set(pts.map(q => q.blockSizeBytes))].map(kib)
+    const mixes = [...new Set(pts.map(q => q.readPct))].map(m => `${m}/${100 - m}`)
+    reason += ` (it measures ${s0.access === 'random' ? 'RND' : 'SEQ'} ${listText(sizes)}, R/W ${listText(mixes)})`
+  }
+  return {reason, lacksPoint: true}
 }
 
-/** One claim against the run. `index` is the claim's position in the file (for its default id). */
+/** Which test measures a claim that the runs given did not (null: no PTS test measures it). */
+function measuredByTest(c: Claim, bs: number, lacking: ReadonlySet<string>, given: ReadonlySet<string>): string | null {
+  const point = pointText(c, bs)
+  if (c.metric === 'latency') {
+    if (c.access === 'random' && lacking.has('lat')) return given.has('iops') ? null : `IOPS (iops) test, ${point}`
+    return LAT_TEST
+  }
+  if (c.access === 'sequential') {
+    const tpPoint = TP_BLOCK_SIZES.includes(bs) && TP_MIXES.includes(c.readPct)
+    return lacking.has('tp') && !tpPoint ? null : TP_TEST
+  }
+  return `IOPS (iops) test, ${point}`
+}
+
+/** "from the TP run 02-tp, loop-128k". */
+function originText(s: MeasurementOrigin): string {
+  return `from the ${testName(s.test)} run${s.dir ? ` ${s.dir}` : ''}${s.phase ? `, ${s.phase}` : ''}`
+}
+
+/**
+ * Where to look: one IOPS run (`results`, as before) or any set of sources (an IOPS run and the
+ * loop phases of TP and LAT runs, e.g. a suite's). Each claim takes the best measurement there is:
+ * the first source of the first of measuringTests() that has the claim's point and statistic.
+ */
+export type MatchContext = {results: RunResults; tolerancePct: number} | {sources: readonly MeasurementSource[]; tolerancePct: number}
+
+/** One claim against the run(s). `index` is the claim's position in the file (for its default id). */
 export function matchClaim(c: Claim, index: number, ctx: MatchContext): ClaimOutcome {
-  const r = ctx.results
-  const p = r.parameters
+  const sources = 'sources' in ctx ? ctx.sources : [iopsSource(ctx.results)]
   const bs = blockSizeBytesOf(c.blockSize)
   const label = claimLabel(c)
   const lowerIsBetter = c.metric === 'latency'
@@ -186,56 +328,78 @@ export function matchClaim(c: Claim, index: number, ctx: MatchContext): ClaimOut
     claimed: {value: c.value, unit: c.unit},
     threshold,
   }
+  const runs = byRun(sources)
+  // Name the run a value came from when there is more than one run, or the run has several loops.
+  const showOrigin = runs.length > 1 || sources.some(s => s.phase !== null)
 
-  const w = c.access === p.access ? r.windowAverages.find(x => x.readPct === c.readPct && x.blockSizeBytes === bs) : undefined
-  const got = w ? measuredValue(c, w, r) : undefined
-  if (!w || !got || 'missing' in got) {
-    const nm = got && 'missing' in got ? {reason: got.missing, test: LAT_TEST} : notMeasuredBy(c, r)
-    const reason = r.windowAverages.length === 0 ? 'the run has no measurement window (no window averages)' : nm.reason
-    return {
-      ...base,
-      measured: null,
-      ratio: null,
-      verdict: 'not-measured',
-      measuredBy: nm.test,
-      notes: [`${reason}; measured by the ${nm.test}`],
-      text: `${label}: claimed ${claimedText}, not measured — ${reason}; the ${nm.test} measures it`,
+  const tests = measuringTests(c)
+  for (const t of tests) {
+    for (const s of sources) {
+      if (s.test !== t || s.access !== c.access) continue
+      const pt = s.points.find(q => q.readPct === c.readPct && q.blockSizeBytes === bs)
+      const got = pt ? measuredValue(c, pt, s) : undefined
+      if (!pt || !got || 'missing' in got) continue
+
+      const cond = conditionOf(s.steadyState.verdict)
+      const ratio = got.value / c.value
+      // A tiny relative slack absorbs binary rounding of the threshold itself, not of the data.
+      const eps = 1e-12 * Math.max(1, Math.abs(threshold))
+      const meets = lowerIsBetter ? got.value <= threshold + eps : got.value >= threshold - eps
+      const verdict: Verdict = meets ? 'meets' : 'below'
+      const notes: string[] = []
+      const ln = loadNote(c, pt.threadCount, pt.queueDepth)
+      if (ln) notes.push(ln)
+      const cn = conditionNote(c.condition, cond)
+      if (cn) notes.push(cn.short)
+      if ((c.statistic ?? 'mean') === 'p99.999' && c.metric === 'latency') notes.push('window average of the per-round 99.999th percentiles')
+      const origin = showOrigin ? originText(s) : null
+      if (origin) notes.push(origin)
+      const verdictWord = verdict === 'meets' ? 'meets the claim' : lowerIsBetter ? 'worse than claimed' : 'below'
+      const tail = [cn?.tail, ln, origin].filter((x): x is string => Boolean(x)).join('; ')
+      return {
+        ...base,
+        measured: {
+          value: got.value,
+          unit: c.unit,
+          readPct: pt.readPct,
+          blockSizeBytes: pt.blockSizeBytes,
+          threadCount: pt.threadCount,
+          queueDepth: pt.queueDepth,
+          condition: cond,
+          fromRound: s.steadyState.fromRound,
+          toRound: s.steadyState.toRound,
+          source: got.source,
+        },
+        ratio,
+        verdict,
+        measuredBy: null,
+        notes,
+        text: `${label}: claimed ${claimedText}, measured ${formatMeasured(got.value, c.unit)} ${MEASURED_PHRASE[cond]} (${formatRatio(ratio)}) — ${verdictWord}${tail ? `; ${tail}` : ''}`,
+        source: {test: s.test, runId: s.runId, dir: s.dir, phase: s.phase},
+      }
     }
   }
 
-  const cond = measuredCondition(r)
-  const ratio = got.value / c.value
-  // A tiny relative slack absorbs binary rounding of the threshold itself, not of the data.
-  const eps = 1e-12 * Math.max(1, Math.abs(threshold))
-  const meets = lowerIsBetter ? got.value <= threshold + eps : got.value >= threshold - eps
-  const verdict: Verdict = meets ? 'meets' : 'below'
-  const notes: string[] = []
-  const ln = loadNote(c, p.threadCount, p.queueDepth)
-  if (ln) notes.push(ln)
-  const cn = conditionNote(c.condition, cond)
-  if (cn) notes.push(cn.short)
-  if ((c.statistic ?? 'mean') === 'p99.999' && c.metric === 'latency') notes.push('window average of the per-round 99.999th percentiles')
-  const verdictWord = verdict === 'meets' ? 'meets the claim' : lowerIsBetter ? 'worse than claimed' : 'below'
-  const tail = [cn?.tail, ln].filter((s): s is string => Boolean(s)).join('; ')
+  // Not measured: why not, from the runs of the tests that measure this kind of claim (or, with
+  // one run of another test, from that run), and which test would measure it.
+  const relevant = runs.filter(r => tests.includes(r[0].test))
+  const asked = relevant.length > 0 ? relevant : runs.length === 1 ? runs : []
+  const why = asked.map(r => ({test: r[0].test, ...whyNot(c, bs, r, tests)}))
+  const reasons = [...new Set(why.map(w => w.reason))]
+  const given = new Set(runs.map(r => r[0].test))
+  const reason = reasons.length > 0 ? reasons.join('; ')
+    : tests.length === 0 ? `no PTS test measures ${claimKind(c)} claims here (the LAT test is random access only)`
+      : `the runs given (${[...given].map(testName).join(', ')}) include no ${testName(tests[0])} run`
+  const test = measuredByTest(c, bs, new Set(why.filter(w => w.lacksPoint).map(w => w.test)), given)
   return {
     ...base,
-    measured: {
-      value: got.value,
-      unit: c.unit,
-      readPct: w.readPct,
-      blockSizeBytes: w.blockSizeBytes,
-      threadCount: p.threadCount,
-      queueDepth: p.queueDepth,
-      condition: cond,
-      fromRound: r.steadyState.fromRound,
-      toRound: r.steadyState.toRound,
-      source: got.source,
-    },
-    ratio,
-    verdict,
-    measuredBy: null,
-    notes,
-    text: `${label}: claimed ${claimedText}, measured ${formatMeasured(got.value, c.unit)} ${MEASURED_PHRASE[cond]} (${formatRatio(ratio)}) — ${verdictWord}${tail ? `; ${tail}` : ''}`,
+    measured: null,
+    ratio: null,
+    verdict: 'not-measured',
+    measuredBy: test,
+    notes: [test ? `${reason}; measured by the ${test}` : `${reason}; no PTS test measures it`],
+    text: `${label}: claimed ${claimedText}, not measured — ${reason}; ${test ? `the ${test} measures it` : 'no PTS test measures it'}`,
+    source: null,
   }
 }
 
@@ -261,6 +425,17 @@ export function deviceWarnings(claims: ClaimsFile, manifest: Pick<RunManifest, '
   return []
 }
 
+
+/** One run to verify against: an IOPS run or a test-program run (TP, LAT), as stored. */
+export interface VerifyRunInput {
+  /** The run directory's name ("02-tp" in a suite), null when not known. */
+  dir: string | null
+  results: RunResults | ProgramResults
+  manifest: Pick<RunManifest, 'target'>
+  /** SHA-256 of the results.json file `results` was read from. */
+  resultsSha256: string
+}
+
 export interface VerifyInput {
   claims: ClaimsFile
   results: RunResults
@@ -273,19 +448,85 @@ export interface VerifyInput {
   resultsSha256: string
 }
 
-/** Every claim of the file against the run, with the summary counts. */
+export interface VerifyRunsInput {
+  claims: ClaimsFile
+  /** At least one; a suite's in suite order (the first is VerifyResult.run). */
+  runs: VerifyRunInput[]
+  /** Set for a suite: runId becomes the suite id and every run is listed in `runs`. */
+  suite?: {suiteId: string}
+  /** More warnings (e.g. a suite's tests that could not be used). */
+  warnings?: string[]
+  tolerancePct: number
+  generatedAt: string
+  generatedBy: string
+  claimsFile: {name: string; sha256: string}
+}
+
+const isProgram = (r: RunResults | ProgramResults): r is ProgramResults => (r as {kind?: string}).kind === 'program'
+
+/** The measurement sources of a stored run: an IOPS run's window averages, or a TP / LAT run's loop phases. */
+export function sourcesOf(run: Pick<VerifyRunInput, 'dir' | 'results'>): MeasurementSource[] {
+  return isProgram(run.results) ? programSources(run.results, run.dir) : [iopsSource(run.results, run.dir)]
+}
+
+/** The worst verdict of several loops: pending, else not-achieved, else steady. */
+export function combinedVerdict(verdicts: readonly SteadyVerdict[]): SteadyVerdict {
+  if (verdicts.length === 0 || verdicts.includes('pending')) return 'pending'
+  return verdicts.includes('not-achieved') ? 'not-achieved' : 'steady'
+}
+
+/** VerifyResult.run (and each of .runs): the run's test, access, TC/QD, verdict and window. */
+export function runSummary(run: VerifyRunInput, withIds: boolean): VerifiedRun {
+  const r = run.results
+  const id = run.manifest.target.identity
+  const device = {vendor: id.vendor, model: id.model, capacityBytes: id.capacityBytes, kind: run.manifest.target.kind}
+  if (!isProgram(r)) {
+    const p = r.parameters
+    return {
+      test: r.test, revision: r.revision, profile: r.profile, access: p.access, threadCount: p.threadCount, queueDepth: p.queueDepth,
+      steadyState: r.steadyState.verdict, fromRound: r.steadyState.fromRound, toRound: r.steadyState.toRound,
+      resultsSha256: run.resultsSha256, device,
+      ...(withIds ? {runId: r.runId, dir: run.dir} : {}),
+    }
+  }
+  const loops = loopsOf(r)
+  // The TC/QD the loops ran at (LAT: TC 1/QD 1), else the run's parameters.
+  const loads = new Set(loops.flatMap(l => l.rounds.flatMap(x => x.points.map(q => `${q.threadCount}/${q.queueDepth}`))))
+  const [tc, qd] = loads.size === 1 ? [...loads][0].split('/').map(Number) : [r.parameters.threadCount, r.parameters.queueDepth]
+  return {
+    test: r.test, revision: r.revision, profile: r.profile, access: PROGRAM_ACCESS[r.test] ?? 'random', threadCount: tc, queueDepth: qd,
+    steadyState: combinedVerdict(loops.map(l => l.steadyState.verdict)),
+    fromRound: loops.length === 1 ? loops[0].steadyState.fromRound : null,
+    toRound: loops.length === 1 ? loops[0].steadyState.toRound : null,
+    resultsSha256: run.resultsSha256, device,
+    runId: r.runId, dir: run.dir,
+    phases: loops.map(l => ({id: l.id, steadyState: l.steadyState.verdict, fromRound: l.steadyState.fromRound, toRound: l.steadyState.toRound})),
+  }
+}
+
+/** Every claim of the file against one IOPS run, with the summary counts. */
 export function verifyClaims(input: VerifyInput): VerifyResult {
-  const r = input.results
-  const p = r.parameters
-  const ctx: MatchContext = {results: r, tolerancePct: input.tolerancePct}
+  const {results, manifest, resultsSha256, ...rest} = input
+  return verifyRuns({...rest, runs: [{dir: null, results, manifest, resultsSha256}]})
+}
+
+/**
+ * Every claim of the file against one or more runs (an IOPS, TP or LAT run, or a suite's runs):
+ * each claim takes the best measurement among them (matchClaim), with the summary counts.
+ */
+export function verifyRuns(input: VerifyRunsInput): VerifyResult {
+  if (input.runs.length === 0) throw new Error('verifyRuns: no run')
+  const sources = input.runs.flatMap(sourcesOf)
+  const ctx: MatchContext = {sources, tolerancePct: input.tolerancePct}
   const outcomes = input.claims.claims.map((c, i) => matchClaim(c, i, ctx))
   const count = (v: Verdict) => outcomes.filter(o => o.verdict === v).length
-  const id = input.manifest.target.identity
+  const primary = input.runs[0]
+  const warnings = [...new Set([...input.runs.flatMap(r => deviceWarnings(input.claims, r.manifest)), ...(input.warnings ?? [])])]
   return {
     schemaVersion: 1,
     generatedAt: input.generatedAt,
     generatedBy: input.generatedBy,
-    runId: r.runId,
+    runId: input.suite?.suiteId ?? primary.results.runId,
     tolerancePct: input.tolerancePct,
     claimsFile: input.claimsFile,
     datasheet: {
@@ -296,20 +537,9 @@ export function verifyClaims(input: VerifyInput): VerifyResult {
       source: input.claims.source,
       notes: input.claims.notes ?? null,
     },
-    run: {
-      test: r.test,
-      revision: r.revision,
-      profile: r.profile,
-      access: p.access,
-      threadCount: p.threadCount,
-      queueDepth: p.queueDepth,
-      steadyState: r.steadyState.verdict,
-      fromRound: r.steadyState.fromRound,
-      toRound: r.steadyState.toRound,
-      resultsSha256: input.resultsSha256,
-      device: {vendor: id.vendor, model: id.model, capacityBytes: id.capacityBytes, kind: input.manifest.target.kind},
-    },
-    warnings: deviceWarnings(input.claims, input.manifest),
+    run: runSummary(primary, input.suite !== undefined),
+    ...(input.suite ? {suite: {suiteId: input.suite.suiteId}, runs: input.runs.map(r => runSummary(r, true))} : {}),
+    warnings,
     summary: {total: outcomes.length, meets: count('meets'), below: count('below'), notMeasured: count('not-measured')},
     claims: outcomes,
   }

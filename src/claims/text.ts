@@ -1,6 +1,6 @@
 /** The terminal output of `pts verify`: a table (claim, claimed, measured, ratio, verdict, note) and a summary. Pure. */
 import {formatClaimed, formatMeasured, formatRatio} from './match.js'
-import type {ClaimOutcome, VerifyResult} from './types.js'
+import type {ClaimOutcome, VerifiedRun, VerifyResult} from './types.js'
 
 const VERDICT_LABEL: Record<ClaimOutcome['verdict'], string> = {meets: 'meets', below: 'BELOW', 'not-measured': 'NOT MEASURED'}
 
@@ -29,6 +29,19 @@ export function summaryLine(r: Pick<VerifyResult, 'summary' | 'tolerancePct'>): 
   return `${s.meets} of ${s.total} claim(s) met within ${r.tolerancePct}%; ${s.below} below; ${s.notMeasured} not measured.`
 }
 
+function windowText(v: VerifiedRun['steadyState'], from: number | null, to: number | null): string {
+  return v === 'steady' ? `steady state, rounds ${from}-${to}` : v === 'not-achieved' ? `steady state NOT ACHIEVED, window rounds ${from}-${to}` : 'run incomplete'
+}
+
+/** "TP test, sequential access, TC 1 / QD 4, loop-128k: steady state, rounds 3-7; ..." (a run's directory first when known). */
+export function runLine(run: VerifiedRun): string {
+  const head = `${run.dir ? `${run.dir}: ` : ''}${run.test.toUpperCase()} test, ${run.access} access, TC ${run.threadCount} / QD ${run.queueDepth}`
+  const ss = run.phases && run.phases.length > 1
+    ? run.phases.map(p => `${p.id}: ${windowText(p.steadyState, p.fromRound, p.toRound)}`).join('; ')
+    : windowText(run.steadyState, run.fromRound, run.toRound)
+  return `${head}, ${ss}`
+}
+
 export function verifyText(r: VerifyResult): string {
   const head = {claim: 'Claim', claimed: 'Claimed', measured: 'Measured', ratio: 'Ratio', verdict: 'Verdict', note: 'Note'}
   const rows = [head, ...r.claims.map(outcomeCells)]
@@ -37,11 +50,14 @@ export function verifyText(r: VerifyResult): string {
   const right = new Set<string>(['measured', 'ratio'])
   const line = (row: typeof head) => [...keys.map(k => (right.has(k) ? row[k].padStart(width[k]) : row[k].padEnd(width[k]))), row.note].join('  ').trimEnd()
   const out: string[] = []
-  const ss = r.run.steadyState === 'steady' ? `steady state, rounds ${r.run.fromRound}-${r.run.toRound}`
-    : r.run.steadyState === 'not-achieved' ? `steady state NOT ACHIEVED, window rounds ${r.run.fromRound}-${r.run.toRound}` : 'run incomplete'
-  out.push(`${r.datasheet.vendor} ${r.datasheet.model}${r.datasheet.partNumber ? ` (${r.datasheet.partNumber})` : ''} vs run ${r.runId}`)
+  out.push(`${r.datasheet.vendor} ${r.datasheet.model}${r.datasheet.partNumber ? ` (${r.datasheet.partNumber})` : ''} vs ${r.suite ? 'suite' : 'run'} ${r.runId}`)
   out.push(`Source: ${r.datasheet.source}`)
-  out.push(`Run: ${r.run.test.toUpperCase()} test, ${r.run.access} access, TC ${r.run.threadCount} / QD ${r.run.queueDepth}, ${ss}; tolerance ${r.tolerancePct}%`)
+  if (r.runs) {
+    out.push(`Runs (tolerance ${r.tolerancePct}%):`)
+    for (const run of r.runs) out.push(`  ${runLine(run)}`)
+  } else {
+    out.push(`Run: ${runLine(r.run)}; tolerance ${r.tolerancePct}%`)
+  }
   for (const w of r.warnings) out.push(`Warning: ${w}`)
   out.push('')
   out.push(line(head))

@@ -84,6 +84,44 @@ export interface ClaimOutcome {
   notes: string[]
   /** One sentence: claim, measurement, ratio, verdict and condition. */
   text: string
+  /**
+   * The run (and, for a test program, the loop phase) the measured value came from; null when not
+   * measured. Optional: verify results written before runs of other tests could be verified lack it.
+   */
+  source?: MeasurementOrigin | null
+}
+
+/** Which run a measurement came from: its test, run id, directory (name inside a suite) and loop phase. */
+export interface MeasurementOrigin {
+  /** iops, tp or lat. */
+  test: string
+  runId: string
+  /** The run directory's name ("02-tp" in a suite), null when not known. */
+  dir: string | null
+  /** The loop phase of a test-program run ("loop-128k", "loop"), null for an IOPS run. */
+  phase: string | null
+}
+
+/** A run the claims were matched against (VerifyResult.run, and each of VerifyResult.runs). */
+export interface VerifiedRun {
+  test: string
+  revision: string
+  profile: string
+  access: ClaimAccess
+  threadCount: number
+  queueDepth: number
+  /** A test program's loops combined: pending when any is pending, else not-achieved when any is, else steady. */
+  steadyState: 'steady' | 'not-achieved' | 'pending'
+  /** The measurement window (null for a test program with more than one loop: see phases). */
+  fromRound: number | null
+  toRound: number | null
+  /** SHA-256 of the results.json the claims were matched against (the report leaves the page out when it changed). */
+  resultsSha256: string
+  device: {vendor: string | null; model: string | null; capacityBytes: number; kind: 'file' | 'block'}
+  /** Optional (test programs and suites): the run's id, its directory and its loop phases. */
+  runId?: string
+  dir?: string | null
+  phases?: Array<{id: string; steadyState: 'steady' | 'not-achieved' | 'pending'; fromRound: number | null; toRound: number | null}>
 }
 
 export interface VerifyResult {
@@ -95,20 +133,12 @@ export interface VerifyResult {
   tolerancePct: number
   claimsFile: {name: string; sha256: string}
   datasheet: {vendor: string; model: string; partNumber: string | null; capacityBytes: number; source: string; notes: string | null}
-  run: {
-    test: string
-    revision: string
-    profile: string
-    access: ClaimAccess
-    threadCount: number
-    queueDepth: number
-    steadyState: 'steady' | 'not-achieved' | 'pending'
-    fromRound: number | null
-    toRound: number | null
-    /** SHA-256 of the results.json the claims were matched against (the report leaves the page out when it changed). */
-    resultsSha256: string
-    device: {vendor: string | null; model: string | null; capacityBytes: number; kind: 'file' | 'block'}
-  }
+  /** The run verified (a suite: its first run used, kept for readers of one-run results; every run is in `runs`). */
+  run: VerifiedRun
+  /** A suite: its id (runId is the suite id then). */
+  suite?: {suiteId: string}
+  /** A suite: every run the claims were matched against, in suite order. */
+  runs?: VerifiedRun[]
   /** E.g. the run's device is not the datasheet's drive. */
   warnings: string[]
   summary: {total: number; meets: number; below: number; notMeasured: number}

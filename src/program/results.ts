@@ -82,7 +82,10 @@ export type PhaseStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped'
 export type PhaseResult =
   | {kind: 'purge'; id: string; title: string; status: PhaseStatus; method: string; deviation: string | null; startedAt: string | null; finishedAt: string | null; detail: string}
   | {kind: 'wipc'; id: string; title: string; status: PhaseStatus; blockSizeBytes: number; requiredBytes: number; plannedBytes: number; writtenBytes: number; bwBytesPerSec: number; runtimeSec: number; startedAt: string | null; finishedAt: string | null; raw: {json: string; job: string} | null}
-  | {kind: 'loop'; id: string; title: string; status: PhaseStatus; rounds: LoopRound[]; tracking: LoopTracking[]; evaluations: LoopEvaluation[]; steadyState: SteadyStateVerdict; windowAverages: LoopWindowAverage[]}
+  | {kind: 'loop'; id: string; title: string; status: PhaseStatus
+    /** The criteria the run used (so the verdict can be recomputed from results.json and raw/ alone, digest Part A 11). */
+    criteria: {windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number; maxRounds: number; pointSeconds: number}
+    rounds: LoopRound[]; tracking: LoopTracking[]; evaluations: LoopEvaluation[]; steadyState: SteadyStateVerdict; windowAverages: LoopWindowAverage[]}
   | {kind: 'series'; id: string; title: string; status: PhaseStatus; sampleSeconds: number; samples: SeriesSample[]; writtenBytes: number
     /** Which limit ended the phase: duration, capacity (x user capacity written), operator-time, operator-bytes, steady-state; null while running. */
     stopReason: 'duration' | 'capacity' | 'operator-time' | 'operator-bytes' | 'steady-state' | null

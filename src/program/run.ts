@@ -101,7 +101,9 @@ function emptyPhase(p: PlannedPhase, plan: ProgramPlan): PhaseResult {
   switch (p.kind) {
     case 'purge': return {kind: 'purge', id: p.id, title: p.title, status: 'pending', method: plan.purge.method, deviation: plan.purge.deviation, startedAt: null, finishedAt: null, detail: ''}
     case 'wipc': return {kind: 'wipc', id: p.id, title: p.title, status: 'pending', blockSizeBytes: p.blockSizeBytes, requiredBytes: p.requiredBytes, plannedBytes: p.totalBytes, writtenBytes: 0, bwBytesPerSec: 0, runtimeSec: 0, startedAt: null, finishedAt: null, raw: null}
-    case 'loop': return {kind: 'loop', id: p.id, title: p.title, status: 'pending', rounds: [], tracking: [], evaluations: [], steadyState: {verdict: 'pending', fromRound: null, toRound: null, variables: []}, windowAverages: []}
+    case 'loop': return {kind: 'loop', id: p.id, title: p.title, status: 'pending',
+      criteria: {windowRounds: p.steadyState.windowRounds, maxDataExcursionPct: p.steadyState.maxDataExcursionPct, maxSlopeExcursionPct: p.steadyState.maxSlopeExcursionPct, maxRounds: p.maxRounds, pointSeconds: p.pointSeconds},
+      rounds: [], tracking: [], evaluations: [], steadyState: {verdict: 'pending', fromRound: null, toRound: null, variables: []}, windowAverages: []}
     case 'series': return {kind: 'series', id: p.id, title: p.title, status: 'pending', sampleSeconds: p.sampleSeconds, samples: [], writtenBytes: 0, stopReason: null, steadyState: null}
     case 'bursts': return {kind: 'bursts', id: p.id, title: p.title, status: 'pending', waitState: p.waitState, burstSeconds: p.burstSeconds, idleSeconds: p.idleSeconds, repeats: p.repeats, job: null, bursts: [], log: null}
     case 'operating-points': return {kind: 'operating-points', id: p.id, title: p.title, status: 'pending', ceilingMs: p.ceilingMs, points: []}

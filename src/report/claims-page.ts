@@ -4,7 +4,7 @@
  * such page, and its report model is exactly as before.
  */
 import {formatClaimed, formatRatio} from '../claims/match.js'
-import {outcomeCells, summaryLine} from '../claims/text.js'
+import {outcomeCells, runLine, summaryLine} from '../claims/text.js'
 import type {ClaimUnit, Verdict, VerifyResult} from '../claims/types.js'
 import type {KV} from './model.js'
 import {fmtInstant} from './format.js'
@@ -47,6 +47,8 @@ export function claimsPages(v: VerifyResult): ClaimsPageData[] {
     {label: 'Verified', value: `${fmtInstant(v.generatedAt)} by ${v.generatedBy}`},
   ]
   if (ds.notes) datasheet.push({label: 'Notes', value: ds.notes})
+  // A suite or a test-program run: which runs (and loops) the measurements come from.
+  if (v.runs || v.run.phases) datasheet.push({label: 'Runs', value: (v.runs ?? [v.run]).map(runLine).join(' | ')})
   const parts = Math.max(1, Math.ceil(v.claims.length / CLAIMS_PER_PAGE))
   const pages: ClaimsPageData[] = []
   for (let i = 0; i < parts; i++) {

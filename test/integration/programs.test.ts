@@ -70,6 +70,22 @@ describe('test programs end to end (real fio)', function () {
     const m = readJson<RunManifest>(join(out, 'manifest.json'))
     expect(m.integrity?.files.map(f => f.path)).to.include('results.json')
     expect(m.compliance.reasons.join('; ')).to.match(/time scale 0\.01/)
+    // pts audit recomputes every step, both loops' verdicts and the report from raw/ (gap limit raised: shared test host)
+    const audit = await runCli(['audit', out, '--json', '--max-gap-ms', '5000'])
+    const a = JSON.parse(audit.stdout) as {ok: boolean; checks: Array<{id: string; status: string; problems: string[]}>}
+    expect(a.checks.filter(c => c.status === 'fail')).to.deep.equal([])
+    expect(audit.code).to.equal(0)
+    expect(check('audit-result.schema.json', a)).to.deep.equal([])
+    const {writeFileSync} = await import('node:fs')
+    const tampered = readJson<ProgramResults>(join(out, 'results.json'))
+    const loop = tampered.phases[5] as Extract<PhaseResult, {kind: 'loop'}>
+    loop.windowAverages[1].bwBytesPerSec *= 1.5
+    writeFileSync(join(out, 'results.json'), JSON.stringify(tampered, null, 2))
+    const bad = await runCli(['audit', out, '--json', '--max-gap-ms', '5000'])
+    expect(bad.code).to.equal(11)
+    const b = JSON.parse(bad.stdout) as {checks: Array<{id: string; status: string; problems: string[]}>}
+    expect(b.checks.filter(c => c.status === 'fail').map(c => c.id).sort()).to.deep.equal(['integrity', 'report', 'steady-state'])
+    expect(b.checks.find(c => c.id === 'steady-state')!.problems.join('\n')).to.include('/phases/5/windowAverages/1/bwBytesPerSec')
   })
 
   it('wsat: optional OLTP workload, stopped by the operator byte limit; per-sample IOPS, 5 9s and cumulative bytes', async () => {

@@ -81,10 +81,12 @@ export function wsatPages(input: ProgramReportInput): ProgramSection {
       if (q.latP99999Ns !== null) rt.push({x: minutes[i], y: q.latP99999Ns / 1e6, series: '5 9s'})
       rt.push({x: minutes[i], y: q.latMaxNs / 1e6, series: 'MRT'})
     })
+    const close = samples.filter(q => q.latP99999Ns !== null && Math.abs(q.latP99999Ns - q.latMaxNs) <= 0.01 * q.latMaxNs).length
     // 5 9s drawn last: with few IOs per sample it equals MRT and would hide under it.
     const rows = [...rt.filter(x => x.series === 'ART'), ...rt.filter(x => x.series === 'MRT'), ...rt.filter(x => x.series === '5 9s')]
     pages.push({kind: 'chart', title: 'WSAT - Response Times vs Time', chart: lineChart(rows, {xTitle: 'Time (minutes)', yTitle: 'Response time (ms, log scale)', series: ['ART', '5 9s', 'MRT'], logY: true, yFormat: '~g'}),
-      note: 'Per sample: ART = IO-weighted mean completion latency; 5 9s = 99.999th percentile over the IOs of the sample (few IOs make it close to the maximum); MRT = maximum. Optional in PTS 2.0.2 (digest B 5.4).'})
+      note: 'Per sample: ART = IO-weighted mean completion latency; 5 9s = 99.999th percentile over the IOs of the sample (with fewer than 10^5 IOs it is about the maximum); MRT = maximum. ' +
+        `${close > 0 ? `In ${close} of ${n} samples 5 9s is within 1% of MRT, so the two lines overlap there. ` : ''}Optional in PTS 2.0.2 (digest B 5.4).`})
   }
 
   const sse = s?.steadyState ?? null
