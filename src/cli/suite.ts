@@ -21,6 +21,7 @@ import {writeFileAtomic, writeJsonAtomic} from '../store/atomic.js'
 import {assertValid} from '../validate.js'
 import {fileURLToPath} from 'node:url'
 import {formatDuration} from '../units.js'
+import {currentSuiteClaims} from '../claims/load.js'
 
 /** The spec's order of the tests (digest B §1, §5): each purges first, so the order sets no write history. */
 export const SUITE_ORDER = ['iops', 'tp', 'lat', 'wsat', 'hir', 'xsr', 'cbw', 'ecw', 'dirth'] as const
@@ -89,9 +90,10 @@ export function readSuite(dir: string): SuiteManifest | null {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/** The contents page (HTML, pure): every test with its status, verdict line and page range in the combined PDF. */
-export function contentsHtml(s: SuiteManifest, rows: Array<{test: string; status: string; detail: string; firstPage: number | null; pages: number}>, css: string): string {
-  const body = rows.map(r => `<tr><td>${esc(TEST_TITLES[r.test] ?? r.test)}</td><td>${esc(r.test)}</td><td>${esc(r.status)}</td><td>${esc(r.detail)}</td><td class="num">${r.firstPage === null ? '-' : `${r.firstPage}-${r.firstPage + r.pages - 1}`}</td></tr>`).join('\n')
+/** The contents page (HTML, pure): every test with its status, verdict line and page range in the combined PDF; `claims`: the "Claims vs measured" pages of pts verify, right after it. */
+export function contentsHtml(s: SuiteManifest, rows: Array<{test: string; status: string; detail: string; firstPage: number | null; pages: number}>, css: string, claims?: {summary: string; firstPage: number; pages: number}): string {
+  const claimsRow = claims ? `<tr><td>Claims vs measured (pts verify)</td><td>claims</td><td>verified</td><td>${esc(claims.summary)}</td><td class="num">${claims.firstPage}-${claims.firstPage + claims.pages - 1}</td></tr>\n` : ''
+  const body = claimsRow + rows.map(r => `<tr><td>${esc(TEST_TITLES[r.test] ?? r.test)}</td><td>${esc(r.test)}</td><td>${esc(r.status)}</td><td>${esc(r.detail)}</td><td class="num">${r.firstPage === null ? '-' : `${r.firstPage}-${r.firstPage + r.pages - 1}`}</td></tr>`).join('\n')
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>PTS suite ${esc(s.suiteId)}</title><style>${css}
 .contents h1{font-size:20px;margin:0 0 6px} .contents table{width:100%;border-collapse:collapse;font-size:11px} .contents td,.contents th{border:1px solid #999;padding:4px 6px;text-align:left;vertical-align:top} .contents .num{text-align:right;white-space:nowrap}</style></head>
 <body><section class="page contents"><div class="body">
@@ -119,8 +121,11 @@ export async function renderSuiteReport(dir: string, s: SuiteManifest, details: 
   const {loadTemplates} = await import('../report/templates.js')
   const {htmlToPdf, closeBrowser} = await import('../report/pdf.js')
   const sections = s.tests.map(t => ({t, pdf: join(dir, t.dir, 'report.pdf')})).filter(x => existsSync(x.pdf))
+  // <suite>/claims.pdf of pts verify, when current, goes right after the contents page.
+  const claims = currentSuiteClaims(dir, s.suiteId)
+  const claimsPages = claims ? pdfPages(claims.pdf) : 0
   const rows = []
-  let page = 2
+  let page = 2 + claimsPages
   for (const t of s.tests) {
     const pdf = join(dir, t.dir, 'report.pdf')
     const pages = existsSync(pdf) ? pdfPages(pdf) : 0
@@ -130,11 +135,11 @@ export async function renderSuiteReport(dir: string, s: SuiteManifest, details: 
   const tmpContents = join(dir, '.contents.pdf')
   const tmpOut = join(dir, '.suite.pdf.tmp')
   try {
-    writeFileAtomic(tmpContents, await htmlToPdf(contentsHtml(s, rows, loadTemplates().css)))
+    writeFileAtomic(tmpContents, await htmlToPdf(contentsHtml(s, rows, loadTemplates().css, claims ? {summary: claims.summary, firstPage: 2, pages: claimsPages} : undefined)))
   } finally {
     await closeBrowser()
   }
-  const r = runTool([whichPath('pdfunite') ?? 'pdfunite', tmpContents, ...sections.map(x => x.pdf), tmpOut], 300_000)
+  const r = runTool([whichPath('pdfunite') ?? 'pdfunite', tmpContents, ...(claims ? [claims.pdf] : []), ...sections.map(x => x.pdf), tmpOut], 300_000)
   if (r.code !== 0) throw new PtsError(`pdfunite failed: ${r.stderr.trim()}`, EXIT.report, 'install poppler-utils')
   const {renameSync, rmSync} = await import('node:fs')
   renameSync(tmpOut, join(dir, 'suite.pdf'))

@@ -1,51 +1,60 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base.js'
 import {EXIT, PtsError, RunDirError} from '../errors.js'
+import type {VerifyRunInput} from '../claims/match.js'
 import type {VerifyResult} from '../claims/types.js'
+import type {SuiteManifest} from '../cli/suite.js'
+
+/** What `pts verify` was pointed at: one run (IOPS, TP or LAT) or a suite directory, with the runs to match against. */
+interface Target {
+  kind: 'iops' | 'program' | 'suite'
+  dir: string
+  runs: VerifyRunInput[]
+  suite?: SuiteManifest
+  warnings: string[]
+  /** The heading of the stand-alone claims document (program runs and suites). */
+  heading: string
+}
 
 export default class Verify extends BaseCommand {
-  static summary = 'Check a drive\'s datasheet claims against a stored run: claimed vs measured, ratio and verdict per claim.'
-  static description = `Matches every claim of a datasheet claims file (schemas/claims.schema.json; example: specs/claims/crucial-mx100-256gb.json) to the run's measurement of the same access, block size and R/W mix: the window average of results.json (IOPS, MB/s = 10^6 B/s, mean response time). The ratio is measured / claimed; a claim "meets" when the measurement is within --tolerance of it or better (latency: lower is better, so it meets when measured <= claimed x (1 + tolerance)), else it is "below". A claim the run has no measurement for is "not measured", with the PTS test that measures it (sequential MB/s: the Throughput (tp) test; response time at other points: the Latency (lat) test). A claim's queue depth that differs from the run's, and a fresh-out-of-box (or unstated) claim measured at steady state, are noted.
+  static summary = 'Check a drive\'s datasheet claims against stored runs (an IOPS, TP or LAT run, or a whole suite): claimed vs measured, ratio and verdict per claim.'
+  static description = `Matches every claim of a datasheet claims file (schemas/claims.schema.json; example: specs/claims/crucial-mx100-256gb.json) to the measurement of the same access, block size and R/W mix: a window average (IOPS, MB/s = 10^6 B/s, mean or 99.999th-percentile response time). Random IOPS and MB/s claims are measured by the IOPS run; sequential ones by the Throughput (tp) run's loops (SEQ 128 KiB / 1024 KiB, R/W 100/0 and 0/100, at its TC/QD); response-time claims by the Latency (lat) run (TC 1/QD 1), else by the IOPS run's point. Give one run directory, or a suite directory of \`pts run all\` (suite.json): each claim then takes the best measurement among the suite's runs. The ratio is measured / claimed; a claim "meets" when the measurement is within --tolerance of it or better (latency: lower is better, so it meets when measured <= claimed x (1 + tolerance)), else it is "below". A claim no run given measures is "not measured", with the reason and the PTS test that measures it. A claim's queue depth that differs from the measurement's, and a fresh-out-of-box (or unstated) claim measured at steady state (the loop's own steady-state verdict), are noted.
 
-Writes the outcome to <run>/claims.json (schemas/verify-result.schema.json, atomically) and re-renders report.pdf and report.html with a "Claims vs measured" page (unless --no-report). Prints a table; --json prints the outcome instead.
+Writes the outcome to claims.json (schemas/verify-result.schema.json, atomically) in the run or suite directory. Unless --no-report: an IOPS run's report.pdf and report.html are re-rendered with a "Claims vs measured" page; a TP or LAT run gets claims.pdf (that page on its own); a suite gets claims.pdf and suite.pdf is re-rendered with the "Claims vs measured" pages right after its contents page. Prints a table; --json prints the outcome instead.
 
-Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad usage (no --claims, claims file not found, bad --tolerance); 3 the claims file is not valid JSON or fails its schema (file, JSON pointer and what is expected are named), or results.json / manifest.json fail theirs; 7 the report cannot be rendered (claims.json is kept); 8 run directory missing, incomplete or still in progress; 9 claims.json cannot be written; 10 --fail-on-miss and at least one claim is below or not measured.`
+Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad usage (no --claims, claims file not found, bad --tolerance); 3 the claims file is not valid JSON or fails its schema (file, JSON pointer and what is expected are named), or results.json / manifest.json / suite.json fail theirs; 7 the report cannot be rendered (claims.json is kept); 8 run directory missing, incomplete, still in progress, of a test verify does not read, or a suite without an IOPS, TP or LAT run; 9 claims.json cannot be written; 10 --fail-on-miss and at least one claim is below or not measured.`
   static examples = [
-    {description: 'Check the Crucial MX100 datasheet against a run; write claims.json and re-render the report', command: '<%= config.bin %> verify reports/20261201-013109-iops-sda --claims specs/claims/crucial-mx100-256gb.json'},
+    {description: 'Check the Crucial MX100 datasheet against an IOPS run; write claims.json and re-render the report', command: '<%= config.bin %> verify reports/20261201-013109-iops-sda --claims specs/claims/crucial-mx100-256gb.json'},
+    {description: 'Against a whole suite (pts run all): random claims from the IOPS run, sequential from TP, response times from LAT; re-renders suite.pdf', command: '<%= config.bin %> verify reports/suite-sda --claims specs/claims/crucial-mx100-256gb.json'},
     {description: 'In CI: fail (exit 10) when any claim is more than 20% below or not measured', command: '<%= config.bin %> verify reports/<run> --claims acme.json --tolerance 20% --fail-on-miss'},
     {description: 'Only the outcome as JSON, no report', command: '<%= config.bin %> verify reports/<run> --claims acme.json --no-report --json'},
   ]
   static args = {
-    runDir: Args.string({description: 'run directory written by `pts run` (holds manifest.json, results.json, raw/)', required: true}),
+    runDir: Args.string({description: 'run directory written by `pts run` (IOPS, TP or LAT: holds manifest.json, results.json, raw/), or a suite directory written by `pts run all` (holds suite.json)', required: true}),
   }
   static flags = {
     claims: Flags.string({char: 'c', description: 'datasheet claims file (JSON, schemas/claims.schema.json)', required: true}),
     tolerance: Flags.string({char: 't', description: 'how far below a claim (latency: above) a measurement may be and still meet it, in percent: 10 or 10% (0-100)', default: '10%'}),
     'fail-on-miss': Flags.boolean({description: 'exit 10 when any claim is below or not measured (the table is printed first)', default: false}),
-    report: Flags.boolean({description: 're-render report.pdf and report.html with the "Claims vs measured" page (--no-report: only write claims.json)', default: true, allowNo: true}),
+    report: Flags.boolean({description: 'render the "Claims vs measured" page(s): into an IOPS run\'s report, as claims.pdf of a TP/LAT run, or into a suite\'s suite.pdf (--no-report: only write claims.json)', default: true, allowNo: true}),
   }
 
   async run(): Promise<VerifyResult> {
     const {args, flags} = await this.parse(Verify)
-    const {parseTolerance, verifyClaims, anyMiss} = await import('../claims/match.js')
+    const {parseTolerance, verifyRuns, anyMiss} = await import('../claims/match.js')
     const tolerancePct = parseTolerance(flags.tolerance)
-    const {readClaimsFile, resultsSha256, CLAIMS_RESULT_FILE} = await import('../claims/load.js')
+    const {readClaimsFile, CLAIMS_RESULT_FILE, CLAIMS_PDF_FILE} = await import('../claims/load.js')
     const claims = readClaimsFile(flags.claims)
-    const {readStoredRun} = await import('../store/read.js')
-    const run = readStoredRun(args.runDir)
-    if (run.results.status === 'running' || run.manifest.status === 'running') {
-      throw new RunDirError(`Run still in progress: ${run.runDir} (status "running", started ${run.manifest.createdAt}, pid ${run.manifest.pid})`,
-        `wait for the run to finish, then run pts verify again; if that process is gone, continue the run with: pts resume ${run.runDir}`)
-    }
-    const result = verifyClaims({
+    const target = await loadTarget(args.runDir)
+    const result = verifyRuns({
       claims: claims.claims,
-      results: run.results,
-      manifest: run.manifest,
+      runs: target.runs,
+      ...(target.suite ? {suite: {suiteId: target.suite.suiteId}} : {}),
+      warnings: target.warnings,
       tolerancePct,
       generatedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
       generatedBy: `pts ${this.config.version}`,
       claimsFile: claims.file,
-      resultsSha256: resultsSha256(run.runDir),
     })
 
     if (!this.jsonEnabled()) {
@@ -55,22 +64,101 @@ Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad u
 
     const {join} = await import('node:path')
     const {writeJsonAtomic} = await import('../store/atomic.js')
-    const out = join(run.runDir, CLAIMS_RESULT_FILE)
+    const out = join(target.dir, CLAIMS_RESULT_FILE)
     try {
       writeJsonAtomic(out, result)
     } catch (error) {
       const e = error as NodeJS.ErrnoException
-      throw new PtsError(`Cannot write ${out}: ${e.code ?? 'error'}: ${e.message}`, EXIT.storage, 'free space or make the run directory writable, then run pts verify again')
+      throw new PtsError(`Cannot write ${out}: ${e.code ?? 'error'}: ${e.message}`, EXIT.storage, `free space or make the ${target.kind === 'suite' ? 'suite' : 'run'} directory writable, then run pts verify again`)
     }
     if (!this.jsonEnabled()) this.log(`\n${out}`)
 
     if (flags.report) {
-      const {renderReport} = await import('../report/index.js')
-      const rendered = await renderReport(run.runDir, {formats: ['pdf', 'html']})
-      if (!this.jsonEnabled()) for (const f of rendered.files) this.log(f)
+      const files: string[] = []
+      if (target.kind === 'iops') {
+        const {renderReport} = await import('../report/index.js')
+        files.push(...(await renderReport(target.dir, {formats: ['pdf', 'html']})).files)
+      } else {
+        const {writeClaimsPdf} = await import('../report/claims-doc.js')
+        files.push(await writeClaimsPdf(result, join(target.dir, CLAIMS_PDF_FILE), target.heading))
+        if (target.suite) {
+          const {renderSuiteReport, storedDetail} = await import('../cli/suite.js')
+          const s = target.suite
+          const details = Object.fromEntries(s.tests.map(t => [t.test, storedDetail(join(target.dir, t.dir))]))
+          files.push(await renderSuiteReport(target.dir, s, details))
+        }
+      }
+      if (!this.jsonEnabled()) for (const f of files) this.log(f)
     }
 
     if (flags['fail-on-miss'] && anyMiss(result)) process.exitCode = EXIT.claimMissed
     return result
+  }
+}
+
+const inProgress = (dir: string, createdAt: string, pid: number) => new RunDirError(`Run still in progress: ${dir} (status "running", started ${createdAt}, pid ${pid})`,
+  `wait for the run to finish, then run pts verify again; if that process is gone, continue the run with: pts resume ${dir}`)
+
+/** The runs to verify against: one IOPS / TP / LAT run, or the IOPS, TP and LAT runs of a suite directory. */
+async function loadTarget(dirArg: string): Promise<Target> {
+  const {existsSync} = await import('node:fs')
+  const {basename, join, resolve} = await import('node:path')
+  const {readStoredProgram, readStoredRun, storedRunKind} = await import('../store/read.js')
+  const {CLAIM_TESTS} = await import('../claims/match.js')
+  const {resultsSha256} = await import('../claims/load.js')
+  const dir = resolve(dirArg)
+  const deviceText = (m: VerifyRunInput['manifest']) => (m.target.kind === 'file' ? `file:${m.target.path}` : m.target.path)
+
+  if (existsSync(join(dir, 'suite.json'))) {
+    const {readSuite} = await import('../cli/suite.js')
+    const s = readSuite(dir)!
+    if (s.status === 'running') {
+      throw new RunDirError(`Suite still in progress: ${dir} (status "running", started ${s.createdAt})`,
+        `wait for the suite to finish, then run pts verify again; if that process is gone, continue it with: pts resume ${dir}`)
+    }
+    const runs: VerifyRunInput[] = []
+    const warnings: string[] = []
+    for (const t of s.tests) {
+      if (!CLAIM_TESTS.includes(t.test)) continue
+      const runDir = join(dir, t.dir)
+      if (!existsSync(join(runDir, 'results.json'))) {
+        warnings.push(`the suite's ${t.test} test (${t.dir}, ${t.status}) has no results: claims it would measure are not measured`)
+        continue
+      }
+      const run = t.test === 'iops' ? readStoredRun(runDir) : readStoredProgram(runDir)
+      if (run.results.status === 'running') {
+        warnings.push(`the suite's ${t.test} test (${t.dir}) was cut while running (pts resume ${dir} continues it): its results are not used`)
+        continue
+      }
+      if (t.status !== 'complete') warnings.push(`the suite's ${t.test} test (${t.dir}) is ${t.status}: its stored measurements are used as they are`)
+      runs.push({dir: t.dir, results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(runDir)})
+    }
+    if (runs.length === 0) {
+      throw new RunDirError(`Suite ${dir} has no IOPS, TP or LAT run with results to verify claims against (tests: ${s.tests.map(t => `${t.test} ${t.status}`).join(', ')})`,
+        'run the suite with those tests (pts run all --tests iops,tp,lat ...), or continue it with pts resume')
+    }
+    return {kind: 'suite', dir, runs, suite: s, warnings, heading: `PTS test suite ${s.suiteId} - device ${s.device} - Claims vs measured (pts verify)`}
+  }
+
+  const kind = storedRunKind(dir)
+  if (kind?.kind === 'program') {
+    if (!CLAIM_TESTS.includes(kind.test)) {
+      throw new RunDirError(`${dir} holds a ${kind.test} run; pts verify matches claims against IOPS, TP and LAT runs, or a suite directory of pts run all`,
+        'pass an IOPS, TP or LAT run directory, or the suite directory')
+    }
+    const run = readStoredProgram(dir)
+    if (run.results.status === 'running' || run.manifest.status === 'running') throw inProgress(run.runDir, run.manifest.createdAt, run.manifest.pid)
+    return {
+      kind: 'program', dir: run.runDir, warnings: [],
+      runs: [{dir: basename(run.runDir), results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(run.runDir)}],
+      heading: `${run.results.test.toUpperCase()} run ${run.results.runId} - device ${deviceText(run.manifest)} - Claims vs measured (pts verify)`,
+    }
+  }
+  const run = readStoredRun(dir, 'pts verify')
+  if (run.results.status === 'running' || run.manifest.status === 'running') throw inProgress(run.runDir, run.manifest.createdAt, run.manifest.pid)
+  return {
+    kind: 'iops', dir: run.runDir, warnings: [],
+    runs: [{dir: basename(run.runDir), results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(run.runDir)}],
+    heading: '',
   }
 }

@@ -12,9 +12,6 @@ import type {VerifyResult} from '../claims/types.js'
 import {claimsPages, type ClaimsPageData} from './claims-page.js'
 import type {ReportTemplates} from './html.js'
 
-/** The file name of the stand-alone document, next to claims.json. */
-export {CLAIMS_PDF_FILE} from '../claims/load.js'
-
 export interface ClaimsDocPage {
   title: string
   caption: string

@@ -9,11 +9,11 @@ import {jsonDiff, parseJobFile, runAudit, type AuditInput} from '../../src/audit
 import {compareSeal, computeSeal, hashFile, sealedPaths} from '../../src/store/integrity.js'
 import {loadRun} from '../../src/report/load.js'
 import {buildReportModel} from '../../src/report/model.js'
-import type {RunManifest, RunResults} from '../../src/store/types.js'
+import type {RunManifest} from '../../src/store/types.js'
 
 const DIR = fileURLToPath(new URL('../fixtures/runs/iops-file-short', import.meta.url))
 
-function input(): AuditInput {
+function input(): AuditInput & {raw: Map<string, string | null>} {
   const run = loadRun(DIR)
   const raw = new Map<string, string | null>()
   for (const f of sealedPaths(DIR)) if (f.startsWith('raw/')) raw.set(f, readFileSync(`${DIR}/${f}`, 'utf8'))
@@ -38,7 +38,7 @@ describe('audit checks (pure) on the captured fixture run', () => {
       wipc: 'pass', durations: 'pass', 'loop-order': 'pass', 'idle-gaps': 'pass', identity: 'pass', 'job-parameters': 'pass'})
   })
 
-  const cases: Array<{name: string; change: (i: AuditInput) => void; fails: string[]; says: RegExp}> = [
+  const cases: Array<{name: string; change: (i: ReturnType<typeof input>) => void; fails: string[]; says: RegExp}> = [
     {name: 'no seal in the manifest', change: i => { i.manifest.integrity = null }, fails: ['integrity'], says: /no integrity list/},
     {name: 'a stored latency differs from raw', change: i => { i.results.rounds[0].points[0].latMeanNs += 1 }, fails: ['measurements'], says: /\/rounds\/0\/points\/0\/latMeanNs/},
     {name: 'a stored window average differs from the recomputation', change: i => { i.results.windowAverages[3].iops *= 2 }, fails: ['steady-state', 'report'], says: /\/windowAverages\/3\/iops/},

@@ -60,7 +60,7 @@ const band = (l: Loop) => (l.steadyState.fromRound !== null && l.steadyState.toR
 const doneRounds = (l: Loop) => l.rounds.filter(x => x.finishedAt !== null)
 
 function noData(title: string, why: string): ProgramPageSpec {
-  return {kind: 'table', title, tables: [{heading: 'No data', columns: ['Item', 'Status'], rows: [{label: title.split(' - ').at(-1)!, cells: ['not available']}], note: why}], note: why}
+  return {kind: 'table', title, tables: [{heading: 'No data', columns: ['Item', 'Status'], rows: [{label: title.split(' - ').at(-1)!, cells: ['not available']}], note: ''}], note: why}
 }
 
 /** Histogram IO count (fio json+ clat bins: every completed IO of the measured run, reads and writes). */
@@ -84,7 +84,8 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
   const pages: ProgramPageSpec[] = []
 
   // What the loops run (from their stored points).
-  const pcPoint = pc ? doneRounds(pc)[0]?.points[0] ?? pc.rounds[0]?.points[0] : undefined
+  const pcIdx = pc?.tracking[0]?.pointIndex ?? 0
+  const pcPoint = pc ? doneRounds(pc)[0]?.points[pcIdx] ?? pc.rounds[0]?.points[pcIdx] : undefined
   const dvPoints = dv ? (doneRounds(dv)[0] ?? dv.rounds[0])?.points ?? [] : []
   const dvStim = dvPoints[0] ?? dv?.windowAverages[0]
   const stimulus = dvStim ? stimulusOf(dvStim, mixName) : (pattern ?? `${mixName} mix`)
@@ -102,7 +103,7 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
   // P1 PC IOPS vs Round
   const t1 = `${prefix}PC IOPS vs Round`
   if (pc && doneRounds(pc).length > 0) {
-    const rows: XYRow[] = doneRounds(pc).map(x => ({x: x.round, y: x.points[0]?.iops ?? 0, series: `IOPS (${pcPoint ? tcqd(pcPoint) : 'n/a'})`}))
+    const rows: XYRow[] = doneRounds(pc).map(x => ({x: x.round, y: x.points[pcIdx]?.iops ?? 0, series: `IOPS (${pcPoint ? tcqd(pcPoint) : 'n/a'})`}))
     pages.push({kind: 'chart', title: t1, chart: lineChart(rows, {xTitle: 'Round', yTitle: 'IOPS', xTicks: rows.map(x => x.x), band: band(pc), yFormat: ',.0f'}),
       note: `Preconditioning (Pre Condition 2): ${pcStimulus} at ${pcPoint ? tcqd(pcPoint) : 'n/a'}, one ${pcPoint ? fixed(pcPoint.runtimeSec, 2) : 'n/a'} s point per round, IOPS tracked; shaded: measurement window ${pcSs.text}.`})
   } else pages.push(noData(t1, 'The preconditioning loop has no complete round.'))
