@@ -10,7 +10,7 @@
 import {FioOutputError, parseFioJson, type Measurement} from '../engine/parse.js'
 import type {FileHash} from '../store/integrity.js'
 import type {RunManifest} from '../store/types.js'
-import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, parseIopsLog, type PhaseResult, type ProgramResults, type StepResult} from '../program/results.js'
+import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, jsonPlusBins, parseIopsLog, type PhaseResult, type ProgramResults, type StepResult} from '../program/results.js'
 import type {PlannedPhase, ProgramPoint} from '../program/expand.js'
 import {check, gapReason, identityCheck, idleGaps, integrityCheck, jobValue, jsonDiff, parseJobFile, signatureCheck, type AuditCheck, type AuditInput, type AuditResult} from './checks.js'
 
@@ -43,6 +43,7 @@ export function programSteps(r: ProgramResults): Array<{pointer: string; phase: 
     }
     if (p.kind === 'series') p.samples.forEach((x, k) => out.push({pointer: `${base}/samples/${k}`, phase: p, step: x, what: `${p.id} sample ${k + 1}`}))
     if (p.kind === 'bursts' && p.job) out.push({pointer: `${base}/job`, phase: p, step: p.job, what: `${p.id} (Wait State ${p.waitState})`})
+    if (p.kind === 'histogram' && p.job) out.push({pointer: `${base}/job`, phase: p, step: p.job, what: `${p.id} (histogram run)`})
     if (p.kind === 'operating-points') {
       p.points.forEach((o, k) => {
         if (o.prewrite) out.push({pointer: `${base}/points/${k}/prewrite`, phase: p, step: o.prewrite, what: `${p.id} ${o.role} pre-write`})
@@ -140,6 +141,14 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
         p.bursts = b
       }
     }
+    if (p.kind === 'histogram' && p.job) {
+      const text = texts.get(p.job.raw.json)
+      if (text) {
+        const h = histogramFromBins(jsonPlusBins(text))
+        for (const d of jsonDiff(p.histogram, h, `/phases/${pi}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${p.job.raw.json})`)
+        p.histogram = h
+      }
+    }
     if (p.kind === 'operating-points') {
       const dv = r.phases.find(x => x.kind === 'loop' && x.id === 'dv') as Extract<PhaseResult, {kind: 'loop'}> | undefined
       if (dv) {
@@ -151,10 +160,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
         if (!o.measure) return
         const text = texts.get(o.measure.raw.json)
         if (!text) return
-        const j = JSON.parse(text.slice(text.search(/^\{/m))) as {jobs: Array<Record<string, {clat_ns?: {bins?: Record<string, number>}}>>}
-        const bins: Record<string, number> = {}
-        for (const dir of ['read', 'write']) for (const [key, v] of Object.entries(j.jobs[0]?.[dir]?.clat_ns?.bins ?? {})) bins[key] = (bins[key] ?? 0) + v
-        const h = histogramFromBins(Object.keys(bins).length ? bins : undefined)
+        const h = histogramFromBins(jsonPlusBins(text))
         for (const d of jsonDiff(o.histogram, h, `/phases/${pi}/points/${k}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${o.measure.raw.json})`)
         o.histogram = h
       })

@@ -221,9 +221,13 @@ export function programSources(r: Pick<ProgramResults, 'test' | 'runId' | 'phase
   }))
 }
 
-/** The tests that measure a claim, best first: random IOPS / MB/s the IOPS test, sequential the TP test, response time the LAT test (TC 1/QD 1) and then an IOPS point. */
+/**
+ * The tests that measure a claim, best first: random IOPS / MB/s the IOPS test, sequential ones
+ * the TP test; random response time the LAT test (TC 1/QD 1), then an IOPS point; sequential
+ * response time (rarely claimed) the TP loop's point.
+ */
 export function measuringTests(c: Pick<Claim, 'metric' | 'access'>): string[] {
-  if (c.metric === 'latency') return c.access === 'random' ? ['lat', 'iops'] : []
+  if (c.metric === 'latency') return c.access === 'random' ? ['lat', 'iops'] : ['tp']
   return c.access === 'sequential' ? ['tp'] : ['iops']
 }
 
@@ -281,14 +285,14 @@ function whyNot(c: Claim, bs: number, run: MeasurementSource[], tests: readonly 
 /** Which test measures a claim that the runs given did not (null: no PTS test measures it). */
 function measuredByTest(c: Claim, bs: number, lacking: ReadonlySet<string>, given: ReadonlySet<string>): string | null {
   const point = pointText(c, bs)
+  const tpPoint = TP_BLOCK_SIZES.includes(bs) && TP_MIXES.includes(c.readPct)
   if (c.metric === 'latency') {
     if (c.access === 'random' && lacking.has('lat')) return given.has('iops') ? null : `IOPS (iops) test, ${point}`
+    // Sequential response time: the TP loop's point (an IOPS run alone names the LAT test, as before).
+    if (c.access === 'sequential' && (given.has('tp') || given.has('lat'))) return lacking.has('tp') && !tpPoint ? null : TP_TEST
     return LAT_TEST
   }
-  if (c.access === 'sequential') {
-    const tpPoint = TP_BLOCK_SIZES.includes(bs) && TP_MIXES.includes(c.readPct)
-    return lacking.has('tp') && !tpPoint ? null : TP_TEST
-  }
+  if (c.access === 'sequential') return lacking.has('tp') && !tpPoint ? null : TP_TEST
   return `IOPS (iops) test, ${point}`
 }
 
@@ -382,14 +386,13 @@ export function matchClaim(c: Claim, index: number, ctx: MatchContext): ClaimOut
 
   // Not measured: why not, from the runs of the tests that measure this kind of claim (or, with
   // one run of another test, from that run), and which test would measure it.
-  const relevant = runs.filter(r => tests.includes(r[0].test))
+  const relevant = runs.filter(r => tests.includes(r[0].test)).sort((x, y) => tests.indexOf(x[0].test) - tests.indexOf(y[0].test))
   const asked = relevant.length > 0 ? relevant : runs.length === 1 ? runs : []
   const why = asked.map(r => ({test: r[0].test, ...whyNot(c, bs, r, tests)}))
   const reasons = [...new Set(why.map(w => w.reason))]
   const given = new Set(runs.map(r => r[0].test))
   const reason = reasons.length > 0 ? reasons.join('; ')
-    : tests.length === 0 ? `no PTS test measures ${claimKind(c)} claims here (the LAT test is random access only)`
-      : `the runs given (${[...given].map(testName).join(', ')}) include no ${testName(tests[0])} run`
+    : `the runs given (${[...given].map(testName).join(', ')}) include no ${testName(tests[0])} run`
   const test = measuredByTest(c, bs, new Set(why.filter(w => w.lacksPoint).map(w => w.test)), given)
   return {
     ...base,

@@ -3,7 +3,7 @@
  * workloads, scaled durations, the points of each loop in the spec's order, the timeline with its
  * minimum and maximum duration, and the compliance verdict. Pure (digest B §4-5, Part A 6, 7, 10).
  */
-import {PlanError, splitRange, type PurgePlan, type TargetInfo, type WipcSlice} from '../spec/expand.js'
+import {PlanError, wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from '../spec/expand.js'
 import type {ProfileId, ProfileParams, Revision} from '../spec/types.js'
 import {blockSizeLabel, formatDuration, mixLabel} from '../units.js'
 import type {BlockSizeShare, LoopDimension, PhaseSpec, ProgramSpec, ProgramTracking, SteadyStateSpec, Workload, Zone} from './types.js'
@@ -60,6 +60,7 @@ export type PlannedPhase =
   | {kind: 'series'; id: string; title: string; workload: ResolvedWorkload; sampleSeconds: number; maxSamples: number; durationSeconds: number; stopAtBytes: number | null; stopAtCapacityMultiple: number | null; steadyStateExit: null | {trackEvery: number; windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number}}
   | {kind: 'bursts'; id: string; title: string; workload: ResolvedWorkload; burstSeconds: number; idleSeconds: number; repeats: number; waitState: number; logAvgMsec: number}
   | {kind: 'operating-points'; id: string; title: string; fromPhase: string; ceilingMs: number; prewrite: {workload: ResolvedWorkload; seconds: number}; measureSeconds: number}
+  | {kind: 'histogram'; id: string; title: string; workload: ResolvedWorkload; seconds: number; optional: boolean}
 
 export interface TimelineEntry { phase: string; title: string; minSec: number; maxSec: number; detail: string }
 
@@ -187,7 +188,7 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const ws = [...points, ...(ph.preRound ? [resolveWorkload(ph.preRound.workload, selected, options, `${where} pre-round write`)] : [])]
       return {spec: ph, ws, points}
     }
-    if (ph.kind === 'series' || ph.kind === 'bursts') return {spec: ph, ws: [resolveWorkload(ph.workload, selected, options, where)]}
+    if (ph.kind === 'series' || ph.kind === 'bursts' || ph.kind === 'histogram') return {spec: ph, ws: [resolveWorkload(ph.workload, selected, options, where)]}
     if (ph.kind === 'operating-points') return {spec: ph, ws: [resolveWorkload(ph.prewrite.workload, selected, options, `${where} pre-write`)]}
     return {spec: ph, ws: []}
   })
@@ -211,10 +212,7 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const multiple = ph.capacityMultiple * f
       const tc = options.threadCount
       const range = alignDown(preconditionActiveRangeBytes, ph.blockSizeBytes)
-      const totalBytes = Math.max(ph.blockSizeBytes * tc, alignDown(range * multiple, ph.blockSizeBytes))
-      const split = splitRange(range, tc, ph.blockSizeBytes)
-      const slices: WipcSlice[] = split.map(s => ({...s, ioSizeBytes: alignDown(s.sizeBytes * multiple, ph.blockSizeBytes)}))
-      slices[slices.length - 1].ioSizeBytes = totalBytes - slices.slice(0, -1).reduce((a, s) => a + s.ioSizeBytes, 0)
+      const {totalBytes, slices} = wipcSlices(range, tc, ph.blockSizeBytes, multiple)
       phases.push({kind: 'wipc', id: ph.id, title: ph.title, blockSizeBytes: ph.blockSizeBytes, totalBytes, requiredBytes: range * ph.capacityMultiple, capacityMultiple: multiple, slices, threadCount: tc, queueDepth: options.queueDepth})
       notCompliantIf(f < 1, `WIPC of ${+(multiple.toFixed(4))}x instead of ${ph.capacityMultiple}x the ActiveRange (time scale ${f})`)
       timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `SEQ ${blockSizeLabel(ph.blockSizeBytes)} writes, ${totalBytes} bytes (${+(multiple.toFixed(4))}x the PC ActiveRange); its duration depends on the device`})
@@ -256,6 +254,12 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const logAvgMsec = Math.max(1, Math.round(burstSeconds * 1000 / 5))
       phases.push({kind: 'bursts', id: ph.id, title: ph.title, workload: w, burstSeconds, idleSeconds, repeats: ph.repeats, waitState: ph.waitState, logAvgMsec})
       timeline.push({phase: ph.id, title: ph.title, minSec: total, maxSec: total, detail: `${ph.repeats} x (${formatDuration(burstSeconds)} ${w.label}, then ${formatDuration(idleSeconds)} host idle)`})
+      notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
+    } else if (ph.kind === 'histogram') {
+      const w = r.ws[0]
+      const seconds = scaled(ph.seconds, f)
+      phases.push({kind: 'histogram', id: ph.id, title: ph.title, workload: w, seconds, optional: ph.optional})
+      timeline.push({phase: ph.id, title: ph.title, minSec: seconds, maxSec: seconds, detail: `${w.label} TC ${w.threadCount}/QD ${w.queueDepth} for ${formatDuration(seconds)}, every IO's response time into fio's histogram${ph.optional ? ' (optional in the spec)' : ''}`})
       notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
     } else {
       const ceilingMs = options.ceilingMs ?? ph.ceilingMs

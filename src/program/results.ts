@@ -94,6 +94,9 @@ export type PhaseResult =
     /** IOPS of each write burst, from fio's IOPS log (raw.log). */
     bursts: Array<{index: number; startMs: number; iops: number}>; log: string | null}
   | {kind: 'operating-points'; id: string; title: string; status: PhaseStatus; ceilingMs: number; points: OperatingPoint[]}
+  | {kind: 'histogram'; id: string; title: string; status: PhaseStatus; optional: boolean; job: StepResult | null
+    /** Response-time histogram from fio's json+ completion-latency bins: [upper bound ns, IO count]. */
+    histogram: Array<{latNs: number; count: number}> | null}
 
 export interface OperatingPoint {
   role: 'max' | 'mid' | 'min'
@@ -287,4 +290,19 @@ export function chooseOperatingPoints(windowAverages: readonly LoopWindowAverage
 export function histogramFromBins(bins: Record<string, number> | undefined): Array<{latNs: number; count: number}> | null {
   if (!bins) return null
   return Object.entries(bins).map(([k, v]) => ({latNs: Number(k), count: v})).filter(b => Number.isFinite(b.latNs) && b.count > 0).sort((a, b) => a.latNs - b.latNs)
+}
+
+/** Sum of the read and write completion-latency bins of a fio json+ output (undefined when it has none). Pure. */
+export function jsonPlusBins(jsonText: string): Record<string, number> | undefined {
+  const start = jsonText.search(/^\{/m)
+  const j = JSON.parse(jsonText.slice(start)) as {jobs: Array<Record<string, {clat_ns?: {bins?: Record<string, number>}}>>}
+  const out: Record<string, number> = {}
+  let any = false
+  for (const dir of ['read', 'write']) {
+    const b = j.jobs[0]?.[dir]?.clat_ns?.bins
+    if (!b) continue
+    any = true
+    for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v
+  }
+  return any ? out : undefined
 }

@@ -28,7 +28,7 @@ import type {RunManifest} from '../store/types.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from './expand.js'
 import {programJob, programWipcJob, stepSeed} from './jobs.js'
-import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, parseIopsLog, seriesStop, type PhaseResult, type ProgramResults, type StepResult} from './results.js'
+import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, jsonPlusBins, parseIopsLog, seriesStop, type PhaseResult, type ProgramResults, type StepResult} from './results.js'
 
 export interface ProgramRunInputs {
   plan: ProgramPlan
@@ -107,6 +107,7 @@ function emptyPhase(p: PlannedPhase, plan: ProgramPlan): PhaseResult {
     case 'series': return {kind: 'series', id: p.id, title: p.title, status: 'pending', sampleSeconds: p.sampleSeconds, samples: [], writtenBytes: 0, stopReason: null, steadyState: null}
     case 'bursts': return {kind: 'bursts', id: p.id, title: p.title, status: 'pending', waitState: p.waitState, burstSeconds: p.burstSeconds, idleSeconds: p.idleSeconds, repeats: p.repeats, job: null, bursts: [], log: null}
     case 'operating-points': return {kind: 'operating-points', id: p.id, title: p.title, status: 'pending', ceilingMs: p.ceilingMs, points: []}
+    case 'histogram': return {kind: 'histogram', id: p.id, title: p.title, status: 'pending', optional: p.optional, job: null, histogram: null}
   }
 }
 
@@ -129,6 +130,7 @@ export function phaseDetail(r: PhaseResult): string {
       : r.steadyState.verdict === 'not-achieved' ? `steady state NOT ACHIEVED (window rounds ${r.steadyState.fromRound}-${r.steadyState.toRound})` : `${r.rounds.length} rounds, ${r.status}`
     case 'series': return `${r.samples.length} samples, ${formatBytes(r.writtenBytes)} written${r.stopReason ? `; ended by ${r.stopReason}` : ''}`
     case 'bursts': return `${r.bursts.length} bursts${r.bursts.length ? `, mean ${Math.round(r.bursts.reduce((a, b) => a + b.iops, 0) / r.bursts.length)} IOPS` : ''}`
+    case 'histogram': return r.histogram ? `${r.histogram.reduce((a, b) => a + b.count, 0)} IOs in the histogram` : r.status
     case 'operating-points': return r.points.map(p => `${p.role} TC ${p.threadCount}/QD ${p.queueDepth}${p.histogram ? ` (${p.histogram.reduce((a, b) => a + b.count, 0)} IOs in the histogram)` : ''}`).join(', ') || r.status
   }
 }
@@ -141,21 +143,6 @@ export function summarizeProgram(runDir: string, m: RunManifest, r: ProgramResul
     phases: r.phases.map(p => ({id: p.id, kind: p.kind, status: p.status, detail: phaseDetail(p)})),
     files: {manifest: join(runDir, 'manifest.json'), results: join(runDir, 'results.json'), raw: join(runDir, 'raw')},
   }
-}
-
-/** Sum of read and write completion-latency bins of fio json+ (response-time histogram). */
-function clatBins(jsonText: string): Record<string, number> | undefined {
-  const start = jsonText.search(/^\{/m)
-  const j = JSON.parse(jsonText.slice(start)) as {jobs: Array<Record<string, {clat_ns?: {bins?: Record<string, number>}}>>}
-  const out: Record<string, number> = {}
-  let any = false
-  for (const dir of ['read', 'write']) {
-    const b = j.jobs[0]?.[dir]?.clat_ns?.bins
-    if (!b) continue
-    any = true
-    for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v
-  }
-  return any ? out : undefined
 }
 
 export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary> {
@@ -469,6 +456,23 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         continue
       }
 
+      if (phase.kind === 'histogram' && res.kind === 'histogram') {
+        const w = phase.workload
+        progress.update({phase: `${phase.id}: ${phase.title}`}, true)
+        await pipeline(pi, {kind: 'bursts'}, () => null, () => false,
+          () => ({rel: `${base}/histogram`, threads: w.threadCount, format: 'json+' as const,
+            text: h => programJob(plan, {comment: `${phase.id}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, response-time histogram`, section: phase.id, workload: w, seconds: phase.seconds, seed: stepSeed(plan.options.seed, pi, 0, 0)}, h)}),
+          (_s, m, text, t, rel) => {
+            res.job = stepResult(0, 'histogram', w, m, t, stepSeed(plan.options.seed, pi, 0, 0), rel)
+            res.histogram = histogramFromBins(jsonPlusBins(text))
+            return 'stop'
+          })
+        res.status = 'done'
+        save()
+        event('histogram', `${phase.id}: ${phaseDetail(res)}`)
+        continue
+      }
+
       if (phase.kind === 'operating-points' && res.kind === 'operating-points') {
         const from = results.phases.find(p => p.id === phase.fromPhase)
         if (!from || from.kind !== 'loop') throw new PtsError(`internal error: ${phase.id} needs loop phase ${phase.fromPhase}`, EXIT.internal)
@@ -508,7 +512,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
                 return 'continue'
               }
               p.measure = stepResult(1, `${p.role}-histogram`, workloadOf(op), m, t, stepSeed(plan.options.seed, pi, op, 1), rel)
-              p.histogram = histogramFromBins(clatBins(text))
+              p.histogram = histogramFromBins(jsonPlusBins(text))
               event('histogram', `${phase.id} ${p.role}: TC ${p.threadCount}/QD ${p.queueDepth}, ${Math.round(m.iops)} IOPS, MRT ${(m.latMaxNs / 1e6).toFixed(3)} ms`)
               return 'continue'
             })
@@ -560,10 +564,11 @@ export function prepareProgramResume(store: RunStore, manifest: RunManifest, res
       where = `${r.id}: round ${r.rounds.length + 1} re-run from its start`
     } else if (r.kind === 'series') {
       where = `${r.id}: continuing with sample ${r.samples.length + 1}`
-    } else if (r.kind === 'bursts') {
+    } else if (r.kind === 'bursts' || r.kind === 'histogram') {
       setAside(`${base}`)
-      Object.assign(r, {job: null, bursts: [], log: null})
-      where = `${r.id}: the wait-state segment re-run from its start`
+      if (r.kind === 'histogram') Object.assign(r, {job: null, histogram: null})
+      if (r.kind === 'bursts') Object.assign(r, {job: null, bursts: [], log: null})
+      where = `${r.id} re-run from its start`
     } else if (r.kind === 'operating-points') {
       where = `${r.id}: unfinished histogram points re-run`
     } else if (r.kind === 'wipc' || r.kind === 'purge') {

@@ -123,7 +123,18 @@ export interface OperatingPointsPhase {
   measureSeconds: number
 }
 
-export type PhaseSpec = PurgePhase | WipcPhase | LoopPhase | SeriesPhase | BurstsPhase | OperatingPointsPhase
+/** One measured run that records a response-time histogram (LAT's optional 2.0 histogram, digest B §5.3). */
+export interface HistogramPhase {
+  kind: 'histogram'
+  id: string
+  title: string
+  workload: Workload
+  seconds: number
+  /** Optional in the spec (labelled so in the report). */
+  optional: boolean
+}
+
+export type PhaseSpec = PurgePhase | WipcPhase | LoopPhase | SeriesPhase | BurstsPhase | OperatingPointsPhase | HistogramPhase
 
 /** A value shown in the report's parameters, with where it comes from (digest §0 provenance marks). */
 export interface ProgramParameter {

@@ -103,6 +103,22 @@ export function splitRange(rangeBytes: number, jobs: number, alignBytes: number)
   return slices
 }
 
+/**
+ * WIPC slices: exactly multiple x rangeBytes in total (aligned to the block size), one slice per
+ * thread, each thread writing its own part of the range (io_size wraps within its slice). When
+ * the volume is too small for every thread to write a block (a tiny --time-scale or multiple),
+ * fewer threads write: fio reads io_size=0 as "the whole slice", so no slice may get 0.
+ */
+export function wipcSlices(rangeBytes: number, threads: number, bs: number, multiple: number): {totalBytes: number; slices: WipcSlice[]} {
+  const totalBytes = Math.max(bs, alignDown(rangeBytes * multiple, bs))
+  const n = Math.max(1, Math.min(threads, Math.floor(totalBytes / bs)))
+  const split = splitRange(rangeBytes, n, bs)
+  const slices: WipcSlice[] = split.map(s => ({...s, ioSizeBytes: Math.max(bs, alignDown(s.sizeBytes * multiple, bs))}))
+  // The last thread takes what rounding left over, so the total is exact.
+  slices[slices.length - 1].ioSizeBytes = totalBytes - slices.slice(0, -1).reduce((a, s) => a + s.ioSizeBytes, 0)
+  return {totalBytes, slices}
+}
+
 function alignDown(n: number, align: number): number {
   return Math.floor(n / align) * align
 }
@@ -123,11 +139,7 @@ export function expandPlan(spec: TestSpec, options: RunOptions, target: TargetIn
   // WIPC writes exactly wipcMultiple x the (PC) ActiveRange in total, whatever the thread count:
   // each thread owns one slice and writes wipcMultiple x its slice (digest Part A 9 and the
   // pitfall "size=100% in fio is per job").
-  const totalBytes = alignDown(preconditionActiveRangeBytes * options.wipcMultiple, wipcBs)
-  const split = splitRange(preconditionActiveRangeBytes, options.threadCount, wipcBs)
-  const slices: WipcSlice[] = split.map(s => ({...s, ioSizeBytes: alignDown(s.sizeBytes * options.wipcMultiple, wipcBs)}))
-  // The last thread takes what rounding left over, so the total is exact.
-  slices[slices.length - 1].ioSizeBytes = totalBytes - slices.slice(0, -1).reduce((a, s) => a + s.ioSizeBytes, 0)
+  const {totalBytes, slices} = wipcSlices(preconditionActiveRangeBytes, options.threadCount, wipcBs, options.wipcMultiple)
   /** What the spec requires (capacityMultiple x PC ActiveRange); differs from totalBytes when --wipc-multiple is changed. */
   const requiredBytes = preconditionActiveRangeBytes * spec.wipc.capacityMultiple
 

@@ -75,12 +75,17 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
   })
   after(() => { if (dir) rmSync(dir, {recursive: true, force: true}) })
 
-  it('has the LAT pages in the digest order, numbered Plot A.1..A.6, between the summary and the parameters pages', () => {
+  it('has the LAT pages in the digest order, numbered Plot A.1..A.7, between the summary and the parameters pages; 2.0.2 adds the optional histogram', () => {
     const m = runs.v2.model
+    const titles = [...TITLES, 'LAT - Response Time Histogram (optional) - RND 4KiB W TC 1/QD 1']
     expect(m.pages[0].kind).to.equal('summary')
-    expect(plotPages(m).map(p => p.title)).to.deep.equal(TITLES)
-    expect(plotPages(m).map(p => p.caption)).to.deep.equal(TITLES.map((t, i) => `Plot A.${i + 1} - ${t}`))
-    expect(plotPages(m).map(p => p.kind)).to.deep.equal(['chart', 'chart', 'closeup', 'tables', 'chart', 'chart'])
+    expect(plotPages(m).map(p => p.title)).to.deep.equal(titles)
+    expect(plotPages(m).map(p => p.caption)).to.deep.equal(titles.map((t, i) => `Plot A.${i + 1} - ${t}`))
+    expect(plotPages(m).map(p => p.kind)).to.deep.equal(['chart', 'chart', 'closeup', 'tables', 'chart', 'chart', 'chart'])
+    // the histogram holds every IO of its run (fio json+ completion-latency bins)
+    const h = runs.v2.input.results.phases.find(p => p.kind === 'histogram') as Extract<ProgramResults['phases'][number], {kind: 'histogram'}>
+    expect(h.histogram!.reduce((a, b) => a + b.count, 0)).to.equal(h.job!.ioCount)
+    expect(plotPages(runs.v1.model).map(p => p.title)).to.deep.equal(TITLES.map(t => (t === 'LAT - Ave, 5 9s, Max Response Times & IOPS' ? 'LAT - Ave & Max Response Times' : t)))
     expect(m.pages.map(p => p.number)).to.deep.equal(m.pages.map((_, i) => i + 1))
     expect(m.header.title).to.equal('LAT Test - Report Page')
     expect(m.header.revision).to.equal('PTS 2.0.2')

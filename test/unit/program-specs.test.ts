@@ -227,7 +227,13 @@ describe('test programs against the digest tables', () => {
     for (const rev of REVISIONS) {
       it(`${rev}: 9 points, R/W 100, 65, 0 outer x 8, 4, 0.5 KiB inner, TC 1/QD 1, tracking ART of RND 4KiB 0/100`, () => {
         const p = plan(rev, 'lat')
-        expect(p.phases.map(x => x.kind)).to.deep.equal(['purge', 'wipc', 'loop'])
+        // PTS 2.0 adds the optional 20-minute RND 4 KiB 0/100 QD1 response-time histogram run (digest B 5.3)
+        expect(p.phases.map(x => x.kind)).to.deep.equal(rev === '2.0.2' ? ['purge', 'wipc', 'loop', 'histogram'] : ['purge', 'wipc', 'loop'])
+        if (rev === '2.0.2') {
+          const hist = phase(p, 'histogram', 'histogram')
+          expect(hist).to.include({seconds: 1200, optional: true})
+          expect([hist.workload.access, hist.workload.readPct, hist.workload.blockSizeBytes, hist.workload.threadCount, hist.workload.queueDepth]).to.deep.equal(['random', 0, 4096, 1, 1])
+        }
         expect(phase(p, 'wipc', 'wipc')).to.include({blockSizeBytes: 128 * KiB, capacityMultiple: 2})
         const l = phase(p, 'loop', 'loop')
         expect(l.points.map(x => x.id)).to.deep.equal([
@@ -236,7 +242,7 @@ describe('test programs against the digest tables', () => {
         expect(l.steadyState.tracking.map(t => t.metric)).to.deep.equal(['latMeanNs'])
         expect(selectedIndexes(l.steadyState.tracking[0], l.points)).to.deep.equal([7])
         expect(l.preRound).to.equal(null)
-        expect(load(rev, 'lat').parameters.some(x => /histogram/i.test(x.name) && x.value === 'not implemented')).to.equal(true)
+        expect(load(rev, 'lat').parameters.some(x => /histogram/i.test(x.name) && x.value === 'not implemented')).to.equal(rev !== '2.0.2')
       })
     }
   })
@@ -418,7 +424,7 @@ describe('test programs against the digest tables', () => {
     const h = 3600
     const budget: Array<[string, number, number]> = [
       ['tp', 2 * 5 * 2 * 60, 2 * 25 * 2 * 60], // 5 x 2 min to 25 x 2 min per block size, two block sizes
-      ['lat', 45 * 60, 3.75 * h],
+      ['lat', 45 * 60 + 20 * 60, 3.75 * h + 20 * 60], // + the optional 20-min histogram run
       ['wsat', 0, 24 * h], // 4x capacity may end it at any time
       ['hir', 5 * 0.5 * h + 15.5 * h, 25 * 0.5 * h + 15.5 * h], // PC rounds of 30 min + 13 h bursts + 2.5 h baselines
       ['xsr', 22 * h, 22 * h],

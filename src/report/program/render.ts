@@ -34,6 +34,7 @@ export function programCsv(r: ProgramResults): string {
     if (p.kind === 'loop') for (const rd of p.rounds) { if (rd.preRound) add(p.id, 'pre-write', rd.round, rd.preRound); for (const pt of rd.points) add(p.id, 'point', rd.round, pt) }
     if (p.kind === 'series') for (const s of p.samples) add(p.id, 'sample', '', s)
     if (p.kind === 'bursts' && p.job) add(p.id, 'bursts', '', p.job)
+    if (p.kind === 'histogram' && p.job) add(p.id, 'histogram', '', p.job)
     if (p.kind === 'operating-points') for (const o of p.points) { if (o.prewrite) add(p.id, `${o.role} pre-write`, '', o.prewrite); if (o.measure) add(p.id, `${o.role} histogram`, '', o.measure) }
   }
   return [head, ...rows].map(r => r.map(q).join(',')).join('\n') + '\n'

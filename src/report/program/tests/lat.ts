@@ -9,7 +9,7 @@
  */
 import {blockSizeLabel, mixLabel} from '../../../units.js'
 import {fixed, fmtIops, fmtMs} from '../../format.js'
-import {closeupChart, heatmapChart, lineChart} from '../charts.js'
+import {closeupChart, heatmapChart, histogramChart, lineChart} from '../charts.js'
 import {loopSteadyText, phasesOf, programDetermination, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 import type {LoopWindowAverage} from '../../../program/results.js'
 
@@ -103,6 +103,16 @@ export function latPages(input: ProgramReportInput): ProgramSection {
     note: `Average response time (ms), the average over the measurement window; ${window}. ${heatNote}`})
   pages.push({kind: 'chart', title: 'LAT - 3D Plot - Maximum Latency', chart: heat('latMaxNs'),
     note: `Maximum response time (ms), the maximum over the measurement window; ${window}. The average of the per-round maxima is in the tabular data. ${heatNote}`})
+
+  // The optional response-time histogram run (PTS 2.0, digest B §5.3): fio's json+ completion-latency bins.
+  for (const h of phasesOf(r, 'histogram')) {
+    if (!h.job || !h.histogram) continue
+    const total = h.histogram.reduce((a, b) => a + b.count, 0)
+    const p5 = h.job.latP99999Ns === null ? 'n/a' : `${fmtMs(h.job.latP99999Ns)} ms`
+    pages.push({kind: 'chart', title: `LAT - Response Time Histogram (optional) - ${h.job.label} TC ${h.job.threadCount}/QD ${h.job.queueDepth}`,
+      chart: histogramChart(h.histogram.map(b => ({latMs: b.latNs / 1e6, count: b.count})), {title: `${h.job.label}, ${fixed(h.job.runtimeSec, 1)} s`}),
+      note: `Optional in PTS 2.0. ${fixed(total, 0)} IOs in fio's completion-latency bins (json+), ART ${fmtMs(h.job.latMeanNs)} ms, 5 9s ${p5} (${fixed(h.job.latPercentileSamples, 0)} IOs), MRT ${fmtMs(h.job.latMaxNs)} ms, ${fmtIops(h.job.iops)} IOPS. Run after the loop, at the drive's steady state.`})
+  }
 
   // Header and summary.
   const mult = wipc ? wipc.writtenBytes / Math.max(1, p.preconditionActiveRangeBytes) : 0
