@@ -4,11 +4,11 @@
  * Everything comes from the stored runs. Each output is written atomically, so a failure leaves
  * no half-written file.
  */
-import {existsSync, mkdirSync, statSync} from 'node:fs'
 import {basename, dirname, extname, join, resolve} from 'node:path'
 import {EXIT, PtsError, UsageError} from '../errors.js'
 import {writeFileAtomic} from '../store/atomic.js'
 import {loadCompareRuns} from './load.js'
+import {assertChromium, prepareOutputDirs, renderCharts} from '../report/index.js'
 import {buildCompareModel, checkCompatibility, type CompareModel, type Difference} from './model.js'
 
 export type CompareFormat = 'pdf' | 'html' | 'json'
@@ -73,26 +73,8 @@ export async function renderCompare(runDirs: readonly string[], opts: CompareOpt
 
   const formats = [...new Set(opts.formats.length > 0 ? opts.formats : COMPARE_FORMATS)]
   const paths = compareOutputPaths(formats, opts.out ?? defaultCompareDir(new Date()))
-  for (const f of formats) {
-    const dir = dirname(paths[f])
-    if (!existsSync(dir)) {
-      try {
-        mkdirSync(dir, {recursive: true})
-      } catch (error) {
-        throw new PtsError(`Cannot create output directory ${dir}: ${(error as Error).message}`, EXIT.report, 'pass a writable --out')
-      }
-    } else if (!statSync(dir).isDirectory()) {
-      throw new PtsError(`Output directory ${dir} is not a directory`, EXIT.report, 'pass a writable --out')
-    }
-  }
-  if (paths.pdf) {
-    const {chromiumPath} = await import('../report/pdf.js')
-    const chromium = chromiumPath()
-    if (!existsSync(chromium)) {
-      throw new PtsError(`Cannot start Chromium at ${chromium}: no such file`, EXIT.report,
-        'install it: apt-get install -y chromium fonts-dejavu-core; or set CHROMIUM_PATH to a Chromium binary; `--format html,json` needs no Chromium')
-    }
-  }
+  prepareOutputDirs(paths)
+  if (paths.pdf) await assertChromium()
 
   const model = buildCompareModel(runs, {labels: opts.labels, samples: opts.samples,
     generatedAt: opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), toolVersion: opts.toolVersion})
@@ -106,17 +88,10 @@ export async function renderCompare(runDirs: readonly string[], opts: CompareOpt
   if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); result.files.push(paths.json) }
   if (!paths.html && !paths.pdf) return result
 
-  const [{buildCompareChartSpecs}, {renderSvg}, {renderCompareHtml}, {loadCompareTemplates}] = await Promise.all([
-    import('./charts.js'), import('../report/svg.js'), import('./html.js'), import('./templates.js'),
+  const [{buildCompareChartSpecs}, {renderCompareHtml}, {loadCompareTemplates}] = await Promise.all([
+    import('./charts.js'), import('./html.js'), import('./templates.js'),
   ])
-  const svgs: Record<string, string> = {}
-  for (const [id, spec] of Object.entries(buildCompareChartSpecs(model))) {
-    try {
-      svgs[id] = await renderSvg(spec)
-    } catch (error) {
-      throw new PtsError(`Cannot render chart "${id}": ${(error as Error).message}`, EXIT.report)
-    }
-  }
+  const svgs = await renderCharts(buildCompareChartSpecs(model))
   const html = renderCompareHtml(loadCompareTemplates(), model, svgs)
   if (paths.html) { writeOut(paths.html, html); result.files.push(paths.html) }
   if (paths.pdf) {

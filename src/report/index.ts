@@ -12,6 +12,8 @@ import {reportCsv} from './csv.js'
 import {loadRun} from './load.js'
 import {storedRunKind} from '../store/read.js'
 import {buildReportModel} from './model.js'
+import type {RenderableModel} from './html.js'
+import type {TopLevelSpec} from 'vega-lite'
 
 export type ReportFormat = 'pdf' | 'html' | 'csv' | 'json'
 export const REPORT_FORMATS: readonly ReportFormat[] = ['pdf', 'html', 'csv', 'json']
@@ -54,14 +56,11 @@ function writeOut(path: string, data: string | Uint8Array): void {
   }
 }
 
-/** files written; warnings (e.g. an invalid claims.json left out) only when there are any. */
-export async function renderReport(runDir: string, opts: RenderOptions): Promise<{files: string[]; warnings?: string[]}> {
-  const formats = [...new Set(opts.formats.length > 0 ? opts.formats : DEFAULT_FORMATS)]
-  if (storedRunKind(runDir)?.kind === 'program') return renderProgramReport(runDir, formats, opts)
-  const run = loadRun(runDir)
-  const paths = outputPaths(run.runDir, formats, opts.out)
-  for (const f of formats) {
-    const dir = dirname(paths[f])
+/** Create each output's directory (exit 7 when it cannot be). */
+export function prepareOutputDirs(paths: Partial<Record<string, string>>): void {
+  for (const path of Object.values(paths)) {
+    if (!path) continue
+    const dir = dirname(path)
     if (!existsSync(dir)) {
       try {
         mkdirSync(dir, {recursive: true})
@@ -72,30 +71,21 @@ export async function renderReport(runDir: string, opts: RenderOptions): Promise
       throw new PtsError(`Output directory ${dir} is not a directory`, EXIT.report, 'pass a writable --out')
     }
   }
+}
 
-  if (paths.pdf) {
-    // Fail before any work or write when Chromium is not there (exit 7, nothing written).
-    const {chromiumPath} = await import('./pdf.js')
-    const chromium = chromiumPath()
-    if (!existsSync(chromium)) {
-      throw new PtsError(`Cannot start Chromium at ${chromium}: no such file`, EXIT.report,
-        'install it: apt-get install -y chromium fonts-dejavu-core; or set CHROMIUM_PATH to a Chromium binary; `--format html` needs no Chromium')
-    }
+/** Fail before any work or write when Chromium is not there (exit 7, nothing written). */
+export async function assertChromium(): Promise<void> {
+  const {chromiumPath} = await import('./pdf.js')
+  const chromium = chromiumPath()
+  if (!existsSync(chromium)) {
+    throw new PtsError(`Cannot start Chromium at ${chromium}: no such file`, EXIT.report,
+      'install it: apt-get install -y chromium fonts-dejavu-core; or set CHROMIUM_PATH to a Chromium binary; `--format html` needs no Chromium')
   }
+}
 
-  const model = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims,
-    generatedAt: opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')})
-  const files: string[] = []
-  if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); files.push(paths.json) }
-  if (paths.csv) { writeOut(paths.csv, reportCsv(run.results)); files.push(paths.csv) }
-  const done = () => (run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files})
-  if (!paths.html && !paths.pdf) return done()
-
-  // Heavy modules (vega, handlebars, puppeteer) load only when a document is rendered.
-  const [{buildChartSpecs}, {renderSvg}, {renderHtml}, {loadTemplates}] = await Promise.all([
-    import('./charts/index.js'), import('./svg.js'), import('./html.js'), import('./templates.js'),
-  ])
-  const specs = buildChartSpecs(model)
+/** Vega-Lite specs -> SVG (exit 7 naming the chart that failed). */
+export async function renderCharts(specs: Record<string, TopLevelSpec>): Promise<Record<string, string>> {
+  const {renderSvg} = await import('./svg.js')
   const svgs: Record<string, string> = {}
   for (const [id, spec] of Object.entries(specs)) {
     try {
@@ -104,13 +94,28 @@ export async function renderReport(runDir: string, opts: RenderOptions): Promise
       throw new PtsError(`Cannot render chart "${id}": ${(error as Error).message}`, EXIT.report)
     }
   }
-  const html = renderHtml(loadTemplates(), model, svgs)
+  return svgs
+}
+
+/**
+ * The shared tail of every report: JSON model and CSV, then (when asked) charts -> SVG ->
+ * HTML through the templates -> PDF through Chromium, each file written atomically.
+ */
+async function writeReport(paths: Partial<Record<ReportFormat, string>>, model: RenderableModel, csv: () => string, specs: () => Promise<Record<string, TopLevelSpec>>): Promise<string[]> {
+  prepareOutputDirs(paths)
+  if (paths.pdf) await assertChromium()
+  const files: string[] = []
+  if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); files.push(paths.json) }
+  if (paths.csv) { writeOut(paths.csv, csv()); files.push(paths.csv) }
+  if (!paths.html && !paths.pdf) return files
+  // Heavy modules (vega, handlebars, puppeteer) load only when a document is rendered.
+  const [{renderHtml}, {loadTemplates}] = await Promise.all([import('./html.js'), import('./templates.js')])
+  const html = renderHtml(loadTemplates(), model, await renderCharts(await specs()))
   if (paths.html) { writeOut(paths.html, html); files.push(paths.html) }
   if (paths.pdf) {
     const {htmlToPdf, closeBrowser} = await import('./pdf.js')
     try {
-      const pdf = await htmlToPdf(html)
-      writeOut(paths.pdf, pdf)
+      writeOut(paths.pdf, await htmlToPdf(html))
       files.push(paths.pdf)
     } catch (error) {
       if (error instanceof PtsError && files.length > 0) {
@@ -121,41 +126,23 @@ export async function renderReport(runDir: string, opts: RenderOptions): Promise
       await closeBrowser()
     }
   }
-  return done()
+  return files
 }
 
-/** The report of a test-program run (TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH): the same outputs, templates and PDF pipeline. */
-async function renderProgramReport(runDirArg: string, formats: ReportFormat[], opts: RenderOptions): Promise<{files: string[]}> {
-  const {loadProgramReportModel, programCsv} = await import('./program/render.js')
-  const {runDir, model, results} = loadProgramReportModel(runDirArg, opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))
-  const paths = outputPaths(runDir, formats, opts.out)
-  for (const f of formats) {
-    const dir = dirname(paths[f])
-    if (!existsSync(dir)) mkdirSync(dir, {recursive: true})
+/** files written; warnings (e.g. an invalid claims.json left out) only when there are any. */
+export async function renderReport(runDir: string, opts: RenderOptions): Promise<{files: string[]; warnings?: string[]}> {
+  const formats = [...new Set(opts.formats.length > 0 ? opts.formats : DEFAULT_FORMATS)]
+  const generatedAt = opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
+  if (storedRunKind(runDir)?.kind === 'program') {
+    // The other tests (TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH): their model carries its chart specs.
+    const {loadProgramReportModel, programCsv} = await import('./program/render.js')
+    const {runDir: dir, model, results} = loadProgramReportModel(runDir, generatedAt)
+    const files = await writeReport(outputPaths(dir, formats, opts.out), model, () => programCsv(results), async () => model.charts)
+    return {files}
   }
-  const files: string[] = []
-  if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); files.push(paths.json) }
-  if (paths.csv) { writeOut(paths.csv, programCsv(results)); files.push(paths.csv) }
-  if (!paths.html && !paths.pdf) return {files}
-  const [{renderSvg}, {renderHtml}, {loadTemplates}] = await Promise.all([import('./svg.js'), import('./html.js'), import('./templates.js')])
-  const svgs: Record<string, string> = {}
-  for (const [id, spec] of Object.entries(model.charts)) {
-    try {
-      svgs[id] = await renderSvg(spec)
-    } catch (error) {
-      throw new PtsError(`Cannot render chart "${id}": ${(error as Error).message}`, EXIT.report)
-    }
-  }
-  const html = renderHtml(loadTemplates(), model, svgs)
-  if (paths.html) { writeOut(paths.html, html); files.push(paths.html) }
-  if (paths.pdf) {
-    const {htmlToPdf, closeBrowser} = await import('./pdf.js')
-    try {
-      writeOut(paths.pdf, await htmlToPdf(html))
-      files.push(paths.pdf)
-    } finally {
-      await closeBrowser()
-    }
-  }
-  return {files}
+  const run = loadRun(runDir)
+  const model = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt})
+  const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => reportCsv(run.results),
+    async () => (await import('./charts/index.js')).buildChartSpecs(model))
+  return run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files}
 }

@@ -102,7 +102,7 @@ describe('pts verify <suite> (claims vs a real iops + tp + lat suite)', function
     expect(pdfPages(pdf)).to.be.greaterThan(pagesBefore)
     expect(pdfPages(pdf)).to.equal(pagesBefore + claimsPages)
     expect(pdfText(pdf)).to.include('Claims vs measured')
-    expect(pdfText(pdf, 1)).to.include('Claims vs measured (pts verify)').and.include('Contents')
+    expect(pdfText(pdf, 1)).to.match(/Claims vs measured\s+\(pts verify\)/).and.include('Contents')
     expect(pdfText(pdf, 2)).to.include('Claims vs measured - Crucial MX100 256GB').and.include('128 KiB sequential read').and.include('02-tp')
     expect(currentSuiteClaims(suite)?.pdf).to.equal(join(suite, 'claims.pdf'))
   })

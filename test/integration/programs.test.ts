@@ -194,12 +194,14 @@ describe('pts run all on a loop block device at a small time scale (real fio, ro
   })
   after(() => { if (dev) execFileSync('losetup', ['-d', dev]) })
 
-  it('refuses without confirmation; with it, purges (discard, a deviation) before each test and writes suite.pdf', async () => {
+  it('refuses without confirmation; with it, purges (discard, a deviation) before each test and writes suite.pdf (LAT and CBW end to end)', async () => {
     const out = join(tmpDir(), 'suite')
-    const refused = await runCli(['run', 'all', '--tests', 'lat,xsr', '--device', dev, ...SHORT, '--time-scale', '0.0003', '--purge', 'discard', '--out', out])
+    // CBW: the DV loop is 49 points per round; 0.05 s points and time scale 0.0002 keep it near a minute.
+    const args = ['run', 'all', '--tests', 'lat,cbw', '--device', dev, '--point-seconds', '0.05', '--max-rounds', '5', '--tc', '1', '--qd', '4', '--time-scale', '0.0002', '--purge', 'discard', '--out', out]
+    const refused = await runCli(args)
     expect(refused.code).to.equal(4)
     expect(existsSync(out)).to.equal(false)
-    const r = await runCli(['run', 'all', '--tests', 'lat,xsr', '--device', dev, ...SHORT, '--time-scale', '0.0003', '--purge', 'discard', '--yes-destroy-data', dev, '--out', out])
+    const r = await runCli([...args, '--yes-destroy-data', dev])
     expect(r.code, r.stderr.slice(-3000)).to.equal(0)
     for (const d of readdirSync(out).filter(x => /^\d\d-/.test(x))) {
       const res = validResults(join(out, d))
@@ -209,8 +211,25 @@ describe('pts run all on a loop block device at a small time scale (real fio, ro
       expect(m.target.kind).to.equal('block')
       expect(m.deviations.join(' ')).to.match(/discard/)
     }
-    const xsr = validResults(join(out, '02-xsr'))
-    expect(xsr.phases.filter(p => p.kind === 'series').map(p => p.id)).to.deep.equal(['group-1', 'group-2', 'group-3'])
-    expect(pdfText(join(out, 'suite.pdf'))).to.include('XSR - TP vs Time - All Access Groups').and.include('LAT - Steady State Measurement Window - RND/4KiB')
+    const cbw = validResults(join(out, '02-cbw'))
+    const dv = phase(cbw, 'dv', 'loop')
+    // TC = numjobs, QD = iodepth on every DV point; the CBW mix and zones in every job; a pre-write before every round
+    for (const round of dv.rounds) {
+      expect(round.preRound).to.not.equal(null)
+      expect(round.points.map(p => `${p.threadCount}/${p.queueDepth}`)).to.deep.equal([32, 16, 8, 6, 4, 2, 1].flatMap(tc => [32, 16, 8, 6, 4, 2, 1].map(qd => `${tc}/${qd}`)))
+    }
+    const job = readFileSync(join(out, '02-cbw', dv.rounds[0].points[10].raw.job), 'utf8')
+    expect(job).to.match(/^bssplit=512\/4:/m).and.match(/^random_distribution=zoned:50\/5:30\/15:20\/80$/m).and.match(/^numjobs=16$/m).and.match(/^iodepth=6$/m)
+    const ops = phase(cbw, 'histograms', 'operating-points')
+    expect(ops.points.map(o => o.role)).to.deep.equal(['max', 'mid', 'min'])
+    for (const o of ops.points) {
+      expect(o.histogram!.reduce((a, b) => a + b.count, 0)).to.equal(o.measure!.ioCount)
+      const w = dv.windowAverages.find(x => x.threadCount === o.threadCount && x.queueDepth === o.queueDepth)!
+      expect(o.iops).to.equal(w.iops)
+    }
+    expect(ops.points[2]).to.include({threadCount: 1, queueDepth: 1})
+    const text = pdfText(join(out, 'suite.pdf'))
+    expect(text).to.include('LAT - Steady State Measurement Window - RND/4KiB').and.include('CBW - ').and.include('Demand Intensity')
+    expect(text).to.match(/Max IOPS|MaxIOPS|Max /)
   })
 })
