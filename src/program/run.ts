@@ -17,11 +17,11 @@ import {FioEngine, type StartedJob} from '../engine/fio.js'
 import {FioOutputError, parseFioJson, type Measurement} from '../engine/parse.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge, type PurgeChoice} from '../device/purge.js'
-import {getWriteCache, setWriteCache, type WriteCacheState} from '../device/write-cache.js'
 import {Progress} from '../progress.js'
 import {InterruptedError} from '../run/run-test.js'
 import {identityText} from '../run/identity.js'
-import {computeSeal, removeSignature, writeSignature} from '../store/integrity.js'
+import {applyWriteCache, sealRun} from '../run/session.js'
+import {removeSignature} from '../store/integrity.js'
 import {RunLock} from '../store/lock.js'
 import {RunStore} from '../store/run-store.js'
 import type {RunManifest} from '../store/types.js'
@@ -171,13 +171,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   const engine = new FioEngine(inp.fio.path)
   engine.onProcesses = p => lock.update(p)
   let seq = 0
-  let cacheRestore: {target: {path: string; interface: string; kind: 'file' | 'block'}; state: WriteCacheState & {supported: true}} | null = null
-  const restoreCache = () => {
-    if (!cacheRestore) return
-    const r = setWriteCache(cacheRestore.target, cacheRestore.state.enabled)
-    try { event('write-cache', r.supported ? `restored to ${cacheRestore.state.enabled ? 'enabled' : 'disabled'}` : `could not be restored: ${r.reason}`) } catch { /* disk full */ }
-    cacheRestore = null
-  }
+  let restoreCache = () => {}
   let interrupted: string | null = null
   const live = new Set<StartedJob>()
   const onSignal = (sig: NodeJS.Signals) => {
@@ -196,15 +190,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     save()
     event('finish', `${status}; ${results.phases.map(p => `${p.id}: ${phaseDetail(p)}`).join('; ')}`)
   }
-  const seal = () => {
-    try {
-      manifest.integrity = computeSeal(inp.runDir)
-      store.saveManifest(manifest)
-      if (inp.signKey) writeSignature(inp.runDir, inp.signKey)
-    } catch (error) {
-      progress.note(`the run could not be sealed (${(error as Error).message}); pts audit will report it unsealed`)
-    }
-  }
+  const seal = () => sealRun(store, manifest, inp.runDir, inp.signKey, m => progress.note(m))
+
 
   /**
    * Run the steps of one phase as a pipeline: each step's successor is started ahead (gated)
@@ -281,21 +268,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
 
   try {
     // Write cache per profile (digest B §2.6, Part A 6): set on the device, restored at the end.
-    const wantCache = plan.profile.writeCache === 'enabled'
-    const cacheTarget = {path: inp.target.path, interface: inp.target.identity.interface, kind: inp.target.kind}
-    const before = getWriteCache(cacheTarget)
-    const set = setWriteCache(cacheTarget, wantCache)
-    if (set.supported) {
-      if (before.supported && before.enabled !== wantCache) cacheRestore = {target: cacheTarget, state: before}
-      manifest.target.identity.writeCache = wantCache ? 'enabled' : 'disabled'
-      event('write-cache', `set to ${wantCache ? 'enabled' : 'disabled'} via ${set.via}`)
-    } else {
-      const dev = `write cache not set to ${plan.profile.writeCache} as the profile requires: ${set.reason}`
-      if (!manifest.deviations.includes(dev)) manifest.deviations.push(dev)
-      const reason = `write cache not set to ${plan.profile.writeCache}`
-      if (inp.target.kind === 'block' && !manifest.compliance.reasons.includes(reason)) { manifest.compliance.reasons.push(reason); manifest.compliance.compliant = false }
-      event('write-cache', dev)
-    }
+    restoreCache = applyWriteCache(inp.target, plan.profile.writeCache, manifest, event)
 
     for (let pi = 0; pi < plan.phases.length; pi++) {
       const phase = plan.phases[pi]

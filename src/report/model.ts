@@ -208,6 +208,33 @@ function findAverage(r: RunResults, readPct: number, bs: number): WindowAverage 
   return r.windowAverages.find(w => w.readPct === readPct && w.blockSizeBytes === bs)
 }
 
+/** Test Platform column of the SNIA header (digest B §6.1), shared by every test's report. */
+export function platformKV(m: RunManifest, ioengine: string): KV[] {
+  return [
+    {label: 'Host', value: m.host.hostname},
+    {label: 'CPU', value: `${m.host.cpu} (${m.host.cores} cores)`},
+    {label: 'Memory', value: formatBytes(m.host.memoryBytes)},
+    {label: 'OS', value: m.host.os},
+    {label: 'Kernel', value: `${m.host.kernel} (${m.host.arch})`},
+    {label: 'Test SW', value: `pts ${m.tool.version}; ${m.fio.version} (${ioengine})`},
+  ]
+}
+
+/** Device Under Test column of the SNIA header (digest B §6.1), shared by every test's report. */
+export function deviceKV(m: RunManifest, writeCacheRequired: string, purge: string): KV[] {
+  const id = m.target.identity
+  return [
+    {label: 'Vendor', value: none(id.vendor)},
+    {label: 'Model', value: none(id.model)},
+    {label: 'S/N', value: none(id.serial)},
+    {label: 'Firmware', value: none(id.firmware)},
+    {label: 'Capacity', value: `${formatDecimalGB(id.capacityBytes)} (${fixed(id.capacityBytes, 0)} B)`},
+    {label: 'Interface', value: `${id.interface} (${m.target.kind} ${m.target.path})`},
+    {label: 'Write cache', value: `${id.writeCache} (required: ${writeCacheRequired})`},
+    {label: 'Purge', value: purge},
+  ]
+}
+
 function buildHeader(m: RunManifest, r: RunResults, ss: ReturnType<typeof steadyStateText>, generatedAt: string): ReportHeader {
   const p = r.parameters
   const id = m.target.identity
@@ -230,24 +257,8 @@ function buildHeader(m: RunManifest, r: RunResults, ss: ReturnType<typeof steady
     vendor: none(id.vendor),
     model: none(id.model),
     testedBy: `pts ${m.tool.version} on ${m.host.hostname}`,
-    platform: [
-      {label: 'Host', value: m.host.hostname},
-      {label: 'CPU', value: `${m.host.cpu} (${m.host.cores} cores)`},
-      {label: 'Memory', value: formatBytes(m.host.memoryBytes)},
-      {label: 'OS', value: m.host.os},
-      {label: 'Kernel', value: `${m.host.kernel} (${m.host.arch})`},
-      {label: 'Test SW', value: `pts ${m.tool.version}; ${m.fio.version} (${p.ioengine})`},
-    ],
-    device: [
-      {label: 'Vendor', value: none(id.vendor)},
-      {label: 'Model', value: none(id.model)},
-      {label: 'S/N', value: none(id.serial)},
-      {label: 'Firmware', value: none(id.firmware)},
-      {label: 'Capacity', value: `${formatDecimalGB(id.capacityBytes)} (${fixed(id.capacityBytes, 0)} B)`},
-      {label: 'Interface', value: `${id.interface} (${m.target.kind} ${m.target.path})`},
-      {label: 'Write cache', value: `${id.writeCache} (required: ${p.writeCacheRequired})`},
-      {label: 'Purge', value: `${r.purge.method} (${r.purge.status})`},
-    ],
+    platform: platformKV(m, p.ioengine),
+    device: deviceKV(m, p.writeCacheRequired, `${r.purge.method} (${r.purge.status})`),
     setup: [
       {label: 'Data Pattern', value: p.dataPattern === 'random' ? 'RND' : p.dataPattern},
       {label: 'ActiveRange', value: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`},

@@ -13,13 +13,13 @@ import {pointSeed, type Plan, type TestPoint} from '../spec/expand.js'
 import {conclude} from '../store/results.js'
 import {RunStore} from '../store/run-store.js'
 import {RunLock} from '../store/lock.js'
-import {computeSeal, removeSignature, writeSignature} from '../store/integrity.js'
+import {removeSignature} from '../store/integrity.js'
 import {identityText} from './identity.js'
+import {applyWriteCache, sealRun} from './session.js'
 import type {KeyObject} from 'node:crypto'
 import type {PointResult, RunManifest, RunResults} from '../store/types.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge, type PurgeChoice} from '../device/purge.js'
-import {getWriteCache, setWriteCache, type WriteCacheState} from '../device/write-cache.js'
 import {Progress} from '../progress.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 
@@ -209,13 +209,7 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
 
   const engine = new FioEngine(inp.fio.path)
   engine.onProcesses = p => lock.update(p)
-  let cacheRestore: {target: {path: string; interface: string; kind: 'file' | 'block'}; state: WriteCacheState & {supported: true}} | null = null
-  const restoreCache = () => {
-    if (!cacheRestore) return
-    const r = setWriteCache(cacheRestore.target, cacheRestore.state.enabled)
-    try { event('write-cache', r.supported ? `restored to ${cacheRestore.state.enabled ? 'enabled' : 'disabled'}` : `could not be restored: ${r.reason}`) } catch { /* disk full: keep going */ }
-    cacheRestore = null
-  }
+  let restoreCache = () => {}
   let interrupted: string | null = null
   const live = new Set<StartedJob>()
   const onSignal = (sig: NodeJS.Signals) => {
@@ -237,18 +231,8 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     event('finish', `${status}; steady state ${results.steadyState.verdict}${results.steadyState.fromRound ? ` (window rounds ${results.steadyState.fromRound}-${results.steadyState.toRound})` : ''}`)
   }
 
-  // The seal (issue 6): SHA-256 of results.json and every raw file, in the manifest, whatever the
-  // outcome; then the optional signature of manifest.json. A failure here (e.g. a full disk) leaves
-  // the run unsealed, which `pts audit` reports; it never hides the run's own error.
-  const seal = () => {
-    try {
-      manifest.integrity = computeSeal(inp.runDir)
-      store.saveManifest(manifest)
-      if (inp.signKey) writeSignature(inp.runDir, inp.signKey)
-    } catch (error) {
-      progress.note(`the run could not be sealed (${(error as Error).message}); pts audit will report it unsealed`)
-    }
-  }
+  const seal = () => sealRun(store, manifest, inp.runDir, inp.signKey, m => progress.note(m))
+
 
   try {
     // 1. Purge (digest Part A 8): the chosen PTS method, or a fallback the operator asked for
@@ -279,21 +263,7 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     }
 
     // Write cache per profile (digest B §2.6, Part A 6): set on the device, restored at the end.
-    const wantCache = plan.profile.writeCache === 'enabled'
-    const cacheTarget = {path: inp.target.path, interface: inp.target.identity.interface, kind: inp.target.kind}
-    const before = getWriteCache(cacheTarget)
-    const set = setWriteCache(cacheTarget, wantCache)
-    if (set.supported) {
-      if (before.supported && before.enabled !== wantCache) cacheRestore = {target: cacheTarget, state: before}
-      manifest.target.identity.writeCache = wantCache ? 'enabled' : 'disabled'
-      event('write-cache', `set to ${wantCache ? 'enabled' : 'disabled'} (was ${before.supported ? (before.enabled ? 'enabled' : 'disabled') : 'unknown'}) via ${set.via}`)
-    } else {
-      const dev = `write cache not set to ${plan.profile.writeCache} as the profile requires: ${set.reason}`
-      if (!manifest.deviations.includes(dev)) manifest.deviations.push(dev)
-      const reason = `write cache not set to ${plan.profile.writeCache}`
-      if (inp.target.kind === 'block' && !manifest.compliance.reasons.includes(reason)) { manifest.compliance.reasons.push(reason); manifest.compliance.compliant = false }
-      event('write-cache', dev)
-    }
+    restoreCache = applyWriteCache(inp.target, plan.profile.writeCache, manifest, event)
 
     // 2. WIPC and 3. WDPC rounds, as one pipeline of fio jobs with no idle gap between points.
     const n = plan.points.length

@@ -9,9 +9,9 @@ import type {TopLevelSpec} from 'vega-lite'
 import type {VariableEvaluation} from '../../steady-state/evaluate.js'
 import type {RunManifest} from '../../store/types.js'
 import type {PhaseResult, ProgramResults} from '../../program/results.js'
-import {blockSizeLabel, formatBytes, formatDecimalGB} from '../../units.js'
+import {blockSizeLabel, formatBytes} from '../../units.js'
 import {fitFormula, fixed, fmtFileBytes, fmtInstant} from '../format.js'
-import {APPENDIX_ROWS_PER_PAGE, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from '../model.js'
+import {APPENDIX_ROWS_PER_PAGE, deviceKV, platformKV, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from '../model.js'
 
 export interface ProgramReportInput {
   manifest: RunManifest
@@ -127,24 +127,8 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     vendor: none(id.vendor),
     model: none(id.model),
     testedBy: `pts ${m.tool.version} on ${m.host.hostname}`,
-    platform: [
-      {label: 'Host', value: m.host.hostname},
-      {label: 'CPU', value: `${m.host.cpu} (${m.host.cores} cores)`},
-      {label: 'Memory', value: formatBytes(m.host.memoryBytes)},
-      {label: 'OS', value: m.host.os},
-      {label: 'Kernel', value: `${m.host.kernel} (${m.host.arch})`},
-      {label: 'Test SW', value: `pts ${m.tool.version}; ${m.fio.version} (${p.ioengine})`},
-    ],
-    device: [
-      {label: 'Vendor', value: none(id.vendor)},
-      {label: 'Model', value: none(id.model)},
-      {label: 'S/N', value: none(id.serial)},
-      {label: 'Firmware', value: none(id.firmware)},
-      {label: 'Capacity', value: `${formatDecimalGB(id.capacityBytes)} (${fixed(id.capacityBytes, 0)} B)`},
-      {label: 'Interface', value: `${id.interface} (${m.target.kind} ${m.target.path})`},
-      {label: 'Write cache', value: `${id.writeCache} (required: ${p.writeCacheRequired})`},
-      {label: 'Purge', value: purges.length === 0 ? 'none' : [...new Set(purges.map(x => `${x.method} (${x.status})`))].join(', ')},
-    ],
+    platform: platformKV(m, p.ioengine),
+    device: deviceKV(m, p.writeCacheRequired, purges.length === 0 ? 'none' : [...new Set(purges.map(x => `${x.method} (${x.status})`))].join(', ')),
     setup: [{label: 'Data Pattern', value: 'RND'}, {label: 'ActiveRange', value: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`}, ...section.setup],
     test: [...section.test, {label: 'Steady State', value: section.steadyState.text}],
     steadyState: section.steadyState.text,

@@ -1,0 +1,59 @@
+/**
+ * What every run does around its fio jobs, shared by the IOPS runner (run-test.ts) and the
+ * test-program runner (program/run.ts): the device write cache set per profile and restored at the
+ * end (digest B §2.6, Part A 6), and the seal of the run directory (SHA-256 list in the manifest,
+ * optional signature) whatever the outcome.
+ */
+import type {KeyObject} from 'node:crypto'
+import type {ResolvedTarget} from '../device/target.js'
+import {getWriteCache, setWriteCache, type WriteCacheState} from '../device/write-cache.js'
+import {computeSeal, writeSignature} from '../store/integrity.js'
+import type {RunStore} from '../store/run-store.js'
+import type {RunManifest} from '../store/types.js'
+
+type Event = (name: string, detail: string) => void
+
+/**
+ * Set the device's volatile write cache as the profile requires. Returns the restore function
+ * (a no-op when nothing was changed). Where it cannot be set (a loop device, a file), that is a
+ * recorded deviation, and for a block device a compliance reason.
+ */
+export function applyWriteCache(target: ResolvedTarget, required: 'enabled' | 'disabled', manifest: RunManifest, event: Event): () => void {
+  const want = required === 'enabled'
+  const cacheTarget = {path: target.path, interface: target.identity.interface, kind: target.kind}
+  const before = getWriteCache(cacheTarget)
+  const set = setWriteCache(cacheTarget, want)
+  let restore: (WriteCacheState & {supported: true}) | null = null
+  if (set.supported) {
+    if (before.supported && before.enabled !== want) restore = before
+    manifest.target.identity.writeCache = required
+    event('write-cache', `set to ${required} (was ${before.supported ? (before.enabled ? 'enabled' : 'disabled') : 'unknown'}) via ${set.via}`)
+  } else {
+    const dev = `write cache not set to ${required} as the profile requires: ${set.reason}`
+    if (!manifest.deviations.includes(dev)) manifest.deviations.push(dev)
+    const reason = `write cache not set to ${required}`
+    if (target.kind === 'block' && !manifest.compliance.reasons.includes(reason)) { manifest.compliance.reasons.push(reason); manifest.compliance.compliant = false }
+    event('write-cache', dev)
+  }
+  return () => {
+    if (!restore) return
+    const r = setWriteCache(cacheTarget, restore.enabled)
+    try { event('write-cache', r.supported ? `restored to ${restore.enabled ? 'enabled' : 'disabled'}` : `could not be restored: ${r.reason}`) } catch { /* disk full: keep going */ }
+    restore = null
+  }
+}
+
+/**
+ * The seal (issue 6): SHA-256 of results.json and every raw file, in the manifest, then the
+ * optional signature of manifest.json. A failure here (e.g. a full disk) leaves the run unsealed,
+ * which `pts audit` reports; it never hides the run's own error.
+ */
+export function sealRun(store: RunStore, manifest: RunManifest, runDir: string, signKey: KeyObject | undefined, note: (msg: string) => void): void {
+  try {
+    manifest.integrity = computeSeal(runDir)
+    store.saveManifest(manifest)
+    if (signKey) writeSignature(runDir, signKey)
+  } catch (error) {
+    note(`the run could not be sealed (${(error as Error).message}); pts audit will report it unsealed`)
+  }
+}
