@@ -24,15 +24,18 @@ import {loadSigningKey} from '../store/integrity.js'
 import {signKeyFlag} from '../cli/options.js'
 
 export default class Resume extends BaseCommand {
-  static summary = 'Continue an interrupted run (after a crash, a reboot or Ctrl-C).'
+  static summary = 'Continue an interrupted run or suite (after a crash, a reboot or Ctrl-C).'
   static description = `Continues a run from its stored state: completed rounds are kept, the round that was cut is re-run from its start (the points it had are set aside under raw/cut-<time>/), and the interruption (when, how long idle) is a recorded deviation shown in the report. With --restart-from purge everything measured is set aside and the run starts again from the purge: a clean, compliant run.
 
-Before touching the device, resume ends any fio process that a killed pts left running (found by the pids recorded in lock.json), refuses while another pts holds the run or the device, and refuses when the device identity (serial, capacity) differs from the manifest. The run's old seal and signature are removed when it continues and written again when it ends (pass --sign-key again to sign).`
+Before touching the device, resume ends any fio process that a killed pts left running (found by the pids recorded in lock.json), refuses while another pts holds the run or the device, and refuses when the device identity (serial, capacity) differs from the manifest. The run's old seal and signature are removed when it continues and written again when it ends (pass --sign-key again to sign).
+
+The other tests (tp, lat, wsat, hir, xsr, cbw, ecw, dirth) continue from their stored phases: completed phases are kept, a cut loop round, HIR wait state or histogram run is re-run from its start, a cut series continues with its next sample. A suite directory (pts run all) continues the cut test, then runs the tests not yet started, and writes suite.pdf.`
   static examples = [
     '<%= config.bin %> resume reports/2026-12-01T101500Z-iops-nvme1n1',
     '<%= config.bin %> resume reports/2026-12-01T101500Z-iops-nvme1n1 --restart-from purge',
+    '<%= config.bin %> resume reports/2026-12-01T101500Z-all-nvme1n1',
   ]
-  static args = {runDir: Args.string({description: 'run directory written by pts run', required: true})}
+  static args = {runDir: Args.string({description: 'run directory written by pts run (or a suite directory of pts run all)', required: true})}
   static flags = {
     'restart-from': Flags.string({description: 'start again from this phase instead of continuing', options: ['purge']}),
     ...signKeyFlag,

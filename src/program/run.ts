@@ -278,6 +278,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       save()
       const base = `raw/${pad(pi + 1, 2)}-${phase.id}`
       const stepNote = (s: string) => progress.update({phase: `${plan.spec.id} ${phase.id}: ${s}`})
+      // ETA: what is left of this phase plus the planned minimum / maximum of the phases after it.
+      const later = plan.timeline.slice(pi + 1)
+      const eta = (cur: {min: number; max: number}) => ({min: cur.min + later.reduce((a, t) => a + t.minSec, 0), max: cur.max + later.reduce((a, t) => a + t.maxSec, 0)})
+      const whole = eta({min: plan.timeline[pi]?.minSec ?? 0, max: plan.timeline[pi]?.maxSec ?? 0})
 
       if (phase.kind === 'purge' && res.kind === 'purge') {
         res.startedAt = iso(new Date())
@@ -306,7 +310,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       }
 
       if (phase.kind === 'wipc' && res.kind === 'wipc') {
-        progress.update({phase: `${phase.id}: SEQ ${blockSizeLabel(phase.blockSizeBytes)} writes, ${formatBytes(phase.totalBytes)}`}, true)
+        progress.update({phase: `${phase.id}: SEQ ${blockSizeLabel(phase.blockSizeBytes)} writes, ${formatBytes(phase.totalBytes)}`, etaSec: whole}, true)
         await pipeline(pi, {kind: 'wipc'}, () => null, () => false,
           () => ({rel: base, threads: phase.slices.length, text: h => programWipcJob(plan, phase, stepSeed(plan.options.seed, pi, 0, 0), h)}),
           (_s, m, _text, t, rel) => {
@@ -347,7 +351,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             return {rel: `${base}/round-${pad(round, 2)}/${pad(p.index + 1, 2)}-${p.id}`, threads: p.threadCount,
               text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} round ${round} point ${p.index + 1}/${n}: ${p.label}`, section: p.id, workload: p, seconds: phase.pointSeconds, seed: stepSeed(plan.options.seed, pi, round, p.index)}, h)}
           }
-          progress.update({phase: `${phase.id}: ${phase.title}`}, true)
+          progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
           await pipeline(pi, firstOf(startRound), successor, autoRelease, job, (s, m, _text, t, rel) => {
             const round = (s as {round: number}).round
             let r = res.rounds.find(x => x.round === round)
@@ -359,7 +363,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             }
             const p = phase.points[(s as {index: number}).index]
             r.points.push(stepResult(p.index, p.id, p, m, t, stepSeed(plan.options.seed, pi, round, p.index), rel))
-            progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.maxRounds, point: {index: p.index + 1, of: n, label: p.label}})
+            const roundSec = n * phase.pointSeconds + (phase.preRound?.seconds ?? 0)
+            const left = (n - p.index - 1) * phase.pointSeconds
+            progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.maxRounds, point: {index: p.index + 1, of: n, label: p.label},
+              etaSec: eta({min: left + Math.max(0, Math.min(phase.steadyState.windowRounds, phase.maxRounds) - round) * roundSec, max: left + (phase.maxRounds - round) * roundSec})})
             if (p.index < n - 1) return 'continue'
             r.finishedAt = nsToIso(t.endNs)
             done()
@@ -386,13 +393,15 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             return {rel: `${base}/${pad(i + 1, 4)}`, threads: w.threadCount,
               text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} sample ${i + 1}/${phase.maxSamples}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}`, section: phase.id, workload: w, seconds: phase.sampleSeconds, seed: stepSeed(plan.options.seed, pi, 0, i)}, h)}
           }
-          progress.update({phase: `${phase.id}: ${phase.title}`}, true)
+          progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
           await pipeline(pi, {kind: 'sample', index: res.samples.length}, s => ((s as {index: number}).index + 1 < phase.maxSamples ? {kind: 'sample', index: (s as {index: number}).index + 1} : null), () => true, job,
             (s, m, _text, t, rel) => {
               const i = (s as {index: number}).index
               res.writtenBytes += m.writeBytes
               res.samples.push({...stepResult(i, pad(i + 1, 4), w, m, t, stepSeed(plan.options.seed, pi, 0, i), rel), cumulativeWrittenBytes: res.writtenBytes})
-              progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: i + 1, of: phase.maxSamples, label: `${Math.round(m.iops)} IOPS, ${formatBytes(res.writtenBytes)} written`}})
+              const left = (phase.maxSamples - i - 1) * phase.sampleSeconds
+              progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: i + 1, of: phase.maxSamples, label: `${Math.round(m.iops)} IOPS, ${formatBytes(res.writtenBytes)} written`},
+                etaSec: eta({min: phase.stopAtBytes !== null || phase.steadyStateExit ? 0 : left, max: left})})
               const stop = seriesStop(phase, res.samples, {maxWrittenBytes: plan.options.maxWrittenBytes})
               if (stop) { res.stopReason = stop.reason; res.steadyState = stop.steadyState }
               return stop ? 'stop' : 'continue'
@@ -411,7 +420,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         const w = phase.workload
         const logPrefix = store.path(`${base}/bursts`)
         mkdirSync(dirname(logPrefix), {recursive: true})
-        progress.update({phase: `${phase.id}: ${phase.title}: ${phase.repeats} x (${formatDuration(phase.burstSeconds)} writes + ${formatDuration(phase.idleSeconds)} idle)`}, true)
+        progress.update({phase: `${phase.id}: ${phase.title}: ${phase.repeats} x (${formatDuration(phase.burstSeconds)} writes + ${formatDuration(phase.idleSeconds)} idle)`, etaSec: whole}, true)
         await pipeline(pi, {kind: 'bursts'}, () => null, () => false,
           () => ({rel: `${base}/bursts`, threads: w.threadCount,
             text: h => programJob(plan, {comment: `${phase.id}: Wait State ${phase.waitState}`, section: phase.id, workload: w, seconds: 0, seed: stepSeed(plan.options.seed, pi, 0, 0),
@@ -431,7 +440,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
 
       if (phase.kind === 'histogram' && res.kind === 'histogram') {
         const w = phase.workload
-        progress.update({phase: `${phase.id}: ${phase.title}`}, true)
+        progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
         await pipeline(pi, {kind: 'bursts'}, () => null, () => false,
           () => ({rel: `${base}/histogram`, threads: w.threadCount, format: 'json+' as const,
             text: h => programJob(plan, {comment: `${phase.id}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, response-time histogram`, section: phase.id, workload: w, seconds: phase.seconds, seed: stepSeed(plan.options.seed, pi, 0, 0)}, h)}),

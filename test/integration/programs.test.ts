@@ -43,6 +43,9 @@ describe('test programs end to end (real fio)', function () {
     const out = join(tmp, 'tp')
     const r = await runCli(['run', 'tp', '--device', `file:${tmp}/tp.img`, '--size', '32MiB', ...SHORT, '--time-scale', '0.01', '--out', out, '--json'])
     expect(r.code, r.stderr.slice(-3000)).to.equal(0)
+    // progress with an ETA on stderr, stdout is only the JSON summary
+    expect(r.stderr).to.match(/loop-128k.*\| ETA /)
+    expect(JSON.parse(r.stdout)).to.include({test: 'tp', status: 'complete'})
     const res = validResults(out)
     expect(res.status).to.equal('complete')
     expect(res.phases.map(p => p.id)).to.deep.equal(['purge-128k', 'wipc-128k', 'loop-128k', 'purge-1024k', 'wipc-1024k', 'loop-1024k'])
