@@ -57,7 +57,10 @@ export type PlannedPhase =
   | {kind: 'purge'; id: string; title: string}
   | {kind: 'wipc'; id: string; title: string; blockSizeBytes: number; totalBytes: number; requiredBytes: number; capacityMultiple: number; slices: WipcSlice[]; threadCount: number; queueDepth: number}
   | {kind: 'loop'; id: string; title: string; points: ProgramPoint[]; pointSeconds: number; preRound: null | {workload: ResolvedWorkload; seconds: number}; steadyState: SteadyStateSpec; maxRounds: number; dimensions: LoopDimension[]}
-  | {kind: 'series'; id: string; title: string; workload: ResolvedWorkload; sampleSeconds: number; maxSamples: number; durationSeconds: number; stopAtBytes: number | null; stopAtCapacityMultiple: number | null; steadyStateExit: null | {trackEvery: number; windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number}}
+  | {kind: 'series'; id: string; title: string; workload: ResolvedWorkload; sampleSeconds: number; maxSamples: number; durationSeconds: number
+    /** Whether the duration is the spec's (x time scale) or the operator's --max-seconds (recorded as what ended the phase). */
+    durationBy: 'spec' | 'operator'
+    stopAtBytes: number | null; stopAtCapacityMultiple: number | null; steadyStateExit: null | {trackEvery: number; windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number}}
   | {kind: 'bursts'; id: string; title: string; workload: ResolvedWorkload; burstSeconds: number; idleSeconds: number; repeats: number; waitState: number; logAvgMsec: number}
   | {kind: 'operating-points'; id: string; title: string; fromPhase: string; ceilingMs: number; prewrite: {workload: ResolvedWorkload; seconds: number}; measureSeconds: number}
   | {kind: 'histogram'; id: string; title: string; workload: ResolvedWorkload; seconds: number; optional: boolean}
@@ -234,13 +237,14 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const w = r.ws[0]
       const sampleSeconds = scaled(ph.sampleSeconds, f)
       let durationSeconds = ph.durationSeconds * f
-      if (options.maxSeconds !== null && options.maxSeconds < durationSeconds) durationSeconds = options.maxSeconds
+      const durationBy = options.maxSeconds !== null && options.maxSeconds < durationSeconds ? 'operator' : 'spec'
+      if (durationBy === 'operator') durationSeconds = options.maxSeconds!
       const maxSamples = Math.max(1, Math.round(durationSeconds / sampleSeconds))
       const capBytes = ph.stopAtCapacityMultiple === null ? null : Math.round(target.sizeBytes * ph.stopAtCapacityMultiple * f)
       const stopAtBytes = [capBytes, options.maxWrittenBytes].filter((x): x is number => x !== null).reduce<number | null>((a, b) => (a === null ? b : Math.min(a, b)), null)
       const sse = options.steadyStateExit ? ph.steadyStateExit : null
       if (options.steadyStateExit && !ph.steadyStateExit) throw new PlanError(`${spec.id} phase ${ph.id} has no steady-state exit`)
-      phases.push({kind: 'series', id: ph.id, title: ph.title, workload: w, sampleSeconds, maxSamples, durationSeconds: maxSamples * sampleSeconds, stopAtBytes, stopAtCapacityMultiple: ph.stopAtCapacityMultiple === null ? null : ph.stopAtCapacityMultiple * f, steadyStateExit: sse})
+      phases.push({kind: 'series', id: ph.id, title: ph.title, workload: w, sampleSeconds, maxSamples, durationSeconds: maxSamples * sampleSeconds, durationBy, stopAtBytes, stopAtCapacityMultiple: ph.stopAtCapacityMultiple === null ? null : ph.stopAtCapacityMultiple * f, steadyStateExit: sse})
       timeline.push({phase: ph.id, title: ph.title, minSec: stopAtBytes !== null || sse ? 0 : maxSamples * sampleSeconds, maxSec: maxSamples * sampleSeconds,
         detail: `${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, ${maxSamples} samples of ${formatDuration(sampleSeconds)}${stopAtBytes !== null ? `, or until ${stopAtBytes} bytes are written` : ''}${sse ? ', or steady state' : ''}`})
       notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)

@@ -211,7 +211,7 @@ export function seriesStop(phase: Extract<PlannedPhase, {kind: 'series'}>, sampl
   if (phase.stopAtBytes !== null && written >= phase.stopAtBytes) {
     return {reason: operator.maxWrittenBytes !== null && phase.stopAtBytes === operator.maxWrittenBytes ? 'operator-bytes' : 'capacity', steadyState: sse}
   }
-  if (samples.length >= phase.maxSamples) return {reason: 'duration', steadyState: sse}
+  if (samples.length >= phase.maxSamples) return {reason: phase.durationBy === 'operator' ? 'operator-time' : 'duration', steadyState: sse}
   return null
 }
 
