@@ -1,0 +1,74 @@
+/** The pure derivations of program results (src/program/results.ts), table-driven. */
+import {expect} from 'chai'
+import {burstIops, chooseOperatingPoints, histogramFromBins, jsonPlusBins, parseIopsLog, recoveryTime, seriesStop, type LoopWindowAverage, type SeriesSample} from '../../src/program/results.js'
+import type {PlannedPhase} from '../../src/program/expand.js'
+
+type Series = Extract<PlannedPhase, {kind: 'series'}>
+const series = (o: Partial<Series>): Series => ({
+  kind: 'series', id: 's', title: 's', sampleSeconds: 60, maxSamples: 3, durationSeconds: 180, durationBy: 'spec', stopAtBytes: null, stopAtCapacityMultiple: null, steadyStateExit: null,
+  workload: {access: 'random', readPct: 0, blockSizeBytes: 4096, bssplit: null, zones: null, threadCount: 1, queueDepth: 1, label: 'RND 4KiB W'}, ...o,
+})
+const sample = (cum: number, iops = 100): SeriesSample => ({cumulativeWrittenBytes: cum, iops} as SeriesSample)
+
+describe('series stop rules (WSAT: 4x capacity, 24 h, operator limits, optional steady state)', () => {
+  const cases: Array<{name: string; phase: Series; samples: SeriesSample[]; maxWritten: number | null; want: string | null}> = [
+    {name: 'runs on below every limit', phase: series({stopAtBytes: 1000}), samples: [sample(500)], maxWritten: null, want: null},
+    {name: 'capacity multiple reached (inclusive)', phase: series({stopAtBytes: 1000}), samples: [sample(1000)], maxWritten: null, want: 'capacity'},
+    {name: 'the operator byte limit is the lower one', phase: series({stopAtBytes: 800}), samples: [sample(900)], maxWritten: 800, want: 'operator-bytes'},
+    {name: 'the spec duration', phase: series({}), samples: [sample(1), sample(2), sample(3)], maxWritten: null, want: 'duration'},
+    {name: 'the operator time limit', phase: series({durationBy: 'operator'}), samples: [sample(1), sample(2), sample(3)], maxWritten: null, want: 'operator-time'},
+    {name: 'steady-state exit: 5 flat tracking samples (every 2nd)', phase: series({maxSamples: 100, steadyStateExit: {trackEvery: 2, windowRounds: 5, maxDataExcursionPct: 20, maxSlopeExcursionPct: 10}}),
+      samples: Array.from({length: 10}, (_, i) => sample(i, 1000)), maxWritten: null, want: 'steady-state'},
+    {name: 'steady-state exit: not yet with 4 tracking samples', phase: series({maxSamples: 100, steadyStateExit: {trackEvery: 2, windowRounds: 5, maxDataExcursionPct: 20, maxSlopeExcursionPct: 10}}),
+      samples: Array.from({length: 8}, (_, i) => sample(i, 1000)), maxWritten: null, want: null},
+  ]
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(seriesStop(c.phase, c.samples, {maxWrittenBytes: c.maxWritten})?.reason ?? null).to.equal(c.want)
+    })
+  }
+})
+
+describe('HIR bursts from fio\'s IOPS log', () => {
+  it('groups entries separated by the idle time and averages each burst', () => {
+    const log = parseIopsLog('100, 1000, 1, 0, 0\n200, 3000, 1, 0, 0\n1300, 500, 1, 0, 0\n1400, 700, 1, 0, 0\nnot a line\n')
+    expect(log).to.have.length(4)
+    expect(burstIops(log, 1, 100)).to.deep.equal([{index: 0, startMs: 0, iops: 2000}, {index: 1, startMs: 1200, iops: 600}])
+  })
+  it('ignores zero entries (idle windows)', () => {
+    expect(burstIops([{ms: 100, iops: 0}, {ms: 200, iops: 50}], 1, 100)).to.deep.equal([{index: 0, startMs: 100, iops: 50}])
+  })
+})
+
+describe('XSR recovery time (G-AD definition)', () => {
+  const s = (bw: number) => ({bwBytesPerSec: bw} as SeriesSample)
+  it('minutes into group 3 until TP reaches group 1\'s average', () => {
+    expect(recoveryTime([s(100), s(300)], [s(50), s(150), s(250)], 60)).to.deep.equal({group1AverageBwBytesPerSec: 200, recoveredAtSample: 3, recoverySeconds: 180})
+    expect(recoveryTime([s(100)], [s(50)], 60)).to.deep.equal({group1AverageBwBytesPerSec: 100, recoveredAtSample: null, recoverySeconds: null})
+  })
+})
+
+describe('DIRTH/CBW operating points', () => {
+  const wa = (tc: number, qd: number, iops: number, latMs: number) => ({threadCount: tc, queueDepth: qd, iops, latMeanNs: latMs * 1e6} as LoopWindowAverage)
+  const all = [wa(32, 32, 9000, 9), wa(8, 8, 8000, 4.9), wa(4, 4, 5000, 2), wa(2, 2, 3000, 1), wa(1, 1, 1000, 0.5)]
+  it('Max = highest IOPS at or under the ceiling, Min = lowest demand, Mid = closest to the midpoint', () => {
+    const p = chooseOperatingPoints(all, 5)
+    expect(p.map(x => [x.role, x.threadCount, x.queueDepth])).to.deep.equal([['max', 8, 8], ['mid', 4, 4], ['min', 1, 1]])
+  })
+  it('the ceiling is inclusive', () => {
+    expect(chooseOperatingPoints(all, 9)[0]).to.include({threadCount: 32, queueDepth: 32})
+  })
+  it('no point under the ceiling: Max falls back to the lowest-demand point, and says so', () => {
+    const p = chooseOperatingPoints(all, 0.1)
+    expect(p[0]).to.include({threadCount: 1, queueDepth: 1})
+    expect(p[0].reason).to.match(/no point met/)
+  })
+})
+
+describe('response-time histogram from fio json+ bins', () => {
+  it('sums read and write bins and sorts them', () => {
+    const text = 'note: a line before the JSON\n' + JSON.stringify({jobs: [{read: {clat_ns: {bins: {2000: 3, 1000: 1}}}, write: {clat_ns: {bins: {1000: 2}}}}]})
+    expect(histogramFromBins(jsonPlusBins(text))).to.deep.equal([{latNs: 1000, count: 3}, {latNs: 2000, count: 3}])
+    expect(histogramFromBins(jsonPlusBins(JSON.stringify({jobs: [{read: {}, write: {}}]})))).to.equal(null)
+  })
+})
