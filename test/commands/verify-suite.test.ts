@@ -42,7 +42,7 @@ describe('pts verify <suite> (claims vs a real iops + tp + lat suite)', function
 
   before(async () => {
     suite = join(tmp(), 'suite')
-    const run = await runCli(['run', 'all', '--tests', 'iops,tp,lat', '--device', `file:${join(tmp(), 's.img')}`, '--size', '32MiB', '--point-seconds', '0.2',
+    const run = await runCli(['run', 'all', '--tests', 'iops,tp,lat', '--device', `file:${join(tmp(), 's.img')}`, '--size', '32MiB', '--point-seconds', '0.1',
       '--max-rounds', '5', '--tc', '1', '--qd', '4', '--time-scale', '0.01', '--out', suite], {timeoutMs: 900_000})
     expect(run.code, run.stderr.slice(-3000)).to.equal(0)
     iops = JSON.parse(readFileSync(join(suite, '01-iops/results.json'), 'utf8')) as RunResults
