@@ -20,7 +20,7 @@ import {runPurge, type PurgeChoice} from '../device/purge.js'
 import {Progress} from '../progress.js'
 import {InterruptedError} from '../run/run-test.js'
 import {identityText} from '../run/identity.js'
-import {applyWriteCache, sealRun} from '../run/session.js'
+import {applyWriteCache, sealRun, stopOnSignals} from '../run/session.js'
 import {removeSignature} from '../store/integrity.js'
 import {RunLock} from '../store/lock.js'
 import {RunStore} from '../store/run-store.js'
@@ -172,16 +172,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   engine.onProcesses = p => lock.update(p)
   let seq = 0
   let restoreCache = () => {}
-  let interrupted: string | null = null
   const live = new Set<StartedJob>()
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (interrupted) { engine.killAllSync(); restoreCache(); process.exit(EXIT.interrupted) }
-    interrupted = sig
-    progress.note(`\n${sig}: stopping fio; completed steps are kept (a second ${sig} stops at once)`)
-    for (const j of live) void j.cancel()
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  const signals = stopOnSignals(engine, live, () => restoreCache(), m => progress.note(m), 'steps')
   const finish = (status: ProgramResults['status'], error: PtsError | null) => {
     results.status = status
     manifest.status = status
@@ -224,7 +216,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         last = n
       }
       const exit = await cur.job.exited
-      if (interrupted) { await cancelQueued(); throw new InterruptedError(interrupted, inp.runDir) }
+      if (signals.stopped()) { await cancelQueued(); throw new InterruptedError(signals.stopped()!, inp.runDir) }
       if (exit.code !== 0) {
         await cancelQueued()
         const tail = exit.stderr.trim().split('\n').slice(-20).join('\n')
@@ -510,8 +502,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     try { finish(error instanceof InterruptedError ? 'interrupted' : 'failed', e) } catch { /* keep the original error */ }
     throw e
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    signals.remove()
     await engine.close()
     restoreCache()
     seal()

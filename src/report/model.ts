@@ -290,16 +290,26 @@ function buildHeader(m: RunManifest, r: RunResults, ss: ReturnType<typeof steady
   }
 }
 
-function determination(v: VariableEvaluation, label: string, pctData: number, pctSlope: number): Determination {
-  const unit = ' IOPS'
+/**
+ * The SNIA "Steady State Determination Data" block of one tracking variable (digest B §3.2), in
+ * the variable's unit: values are multiplied by `scale` (1e-6 for ns -> ms, MB/s from B/s) and
+ * printed with `decimals`; `fitUnit` appends the unit to the fit formula (every test but IOPS).
+ */
+export function determination(v: VariableEvaluation, label: string, pctData: number, pctSlope: number,
+  o: {unit?: string; scale?: number; decimals?: number; fitUnit?: boolean} = {}): Determination {
+  const unitName = o.unit ?? 'IOPS'
+  const scale = o.scale ?? 1
+  const u = ` ${unitName}`
+  const f = (x: number) => fixed(x * scale, o.decimals ?? 3)
+  const fit = fitFormula(v.slope * scale, v.intercept * scale)
   const rows: KV[] = [
     {label: 'Measurement Window', value: `Rounds ${v.fromRound}-${v.toRound}`},
-    {label: 'Average', value: fixed(v.average, 3) + unit},
-    {label: `Allowed Max Data Excursion (${pctData}%)`, value: fixed(v.allowedDataExcursion, 3) + unit},
-    {label: 'Measured Max Data Excursion', value: `${fixed(v.dataExcursion, 3)}${unit} (${v.dataExcursionOk ? 'pass' : 'FAIL'})`},
-    {label: `Allowed Max Slope Excursion (${pctSlope}%)`, value: fixed(v.allowedSlopeExcursion, 3) + unit},
-    {label: 'Measured Max Slope Excursion', value: `${fixed(v.slopeExcursion, 3)}${unit} (${v.slopeExcursionOk ? 'pass' : 'FAIL'})`},
-    {label: 'Least Squares Linear Fit Formula', value: fitFormula(v.slope, v.intercept)},
+    {label: 'Average', value: f(v.average) + u},
+    {label: `Allowed Max Data Excursion (${pctData}%)`, value: f(v.allowedDataExcursion) + u},
+    {label: 'Measured Max Data Excursion', value: `${f(v.dataExcursion)}${u} (${v.dataExcursionOk ? 'pass' : 'FAIL'})`},
+    {label: `Allowed Max Slope Excursion (${pctSlope}%)`, value: f(v.allowedSlopeExcursion) + u},
+    {label: 'Measured Max Slope Excursion', value: `${f(v.slopeExcursion)}${u} (${v.slopeExcursionOk ? 'pass' : 'FAIL'})`},
+    {label: 'Least Squares Linear Fit Formula', value: o.fitUnit ? `${fit} (${unitName})` : fit},
     {label: 'Correlation Coefficient R²', value: v.rSquared === null ? 'n/a (constant values)' : v.rSquared.toFixed(4)},
   ]
   return {
@@ -338,6 +348,31 @@ const HOW_TO_READ = [
   'Mixed-workload IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are in ms.',
   'The appendix lists every raw fio job and JSON output with its SHA-256, so every number can be recomputed.',
 ]
+
+/** A page before numbering: `plot` pages get a "Plot A.n" caption. */
+export type PageDraft = Omit<ReportPage, 'number' | 'total' | 'pageLabel' | 'caption'> & {plot: boolean}
+
+/** The fields of a page that most kinds leave empty. */
+export const BLANK_PAGE: Pick<PageDraft, 'chart' | 'summary' | 'determination' | 'tables' | 'appendix' | 'note'> = {chart: null, summary: null, determination: null, tables: [], appendix: null, note: ''}
+
+/** The raw-file appendix: every file under raw/ with its size and SHA-256, APPENDIX_ROWS_PER_PAGE a page. */
+export function appendixDrafts(files: RawFile[], runId: string, what: string): PageDraft[] {
+  const parts = Math.max(1, Math.ceil(files.length / APPENDIX_ROWS_PER_PAGE))
+  return Array.from({length: parts}, (_, i) => ({...BLANK_PAGE, kind: 'appendix' as const, plot: false,
+    title: `Appendix - Raw Files and SHA-256 (${i + 1} of ${parts})`,
+    appendix: {part: i + 1, parts, files: files.slice(i * APPENDIX_ROWS_PER_PAGE, (i + 1) * APPENDIX_ROWS_PER_PAGE).map(f => ({path: f.path, bytes: fmtFileBytes(f.bytes), sha256: f.sha256}))},
+    note: i === 0 ? `${files.length} files under raw/ of run ${runId}: ${what}.` : ''}))
+}
+
+/** "Page n of N" and the "Plot A.n - <title>" captions numbered through the report (digest B §6.1). */
+export function numberPages(drafts: PageDraft[]): ReportPage[] {
+  const total = drafts.length
+  let plotNo = 0
+  return drafts.map((d, i) => {
+    const {plot, ...rest} = d
+    return {...rest, number: i + 1, total, pageLabel: `Page ${i + 1} of ${total}`, caption: plot ? `Plot A.${++plotNo} - ${d.title}` : d.title}
+  })
+}
 
 export function buildReportModel(input: ReportInput): ReportModel {
   const {manifest: m, results: r} = input
@@ -435,8 +470,8 @@ export function buildReportModel(input: ReportInput): ReportModel {
   }
 
   // Pages (digest B §5.1 page list), numbered "n of N" and captioned "Plot A.n - <title>".
-  type Draft = Omit<ReportPage, 'number' | 'total' | 'pageLabel' | 'caption'> & {plot: boolean}
-  const blank = {chart: null, summary: null, determination: null, tables: [], appendix: null, note: ''}
+  type Draft = PageDraft
+  const blank = BLANK_PAGE
   const drafts: Draft[] = []
   drafts.push({...blank, kind: 'summary', title: 'IOPS Test - Summary', plot: false, summary})
   drafts.push({...blank, kind: 'chart', plot: true, title: 'IOPS Steady State Convergence Plot - All Block Sizes', chart: 'convergence',
@@ -468,23 +503,8 @@ export function buildReportModel(input: ReportInput): ReportModel {
         title: `Claims vs measured - ${ds.vendor} ${ds.model}${c.parts > 1 ? ` (${c.part} of ${c.parts})` : ''}`})
     }
   }
-  const files = input.rawFiles
-  const parts = Math.max(1, Math.ceil(files.length / APPENDIX_ROWS_PER_PAGE))
-  for (let i = 0; i < parts; i++) {
-    const chunk = files.slice(i * APPENDIX_ROWS_PER_PAGE, (i + 1) * APPENDIX_ROWS_PER_PAGE)
-    drafts.push({...blank, kind: 'appendix', plot: false,
-      title: `Appendix - Raw Files and SHA-256 (${i + 1} of ${parts})`,
-      appendix: {part: i + 1, parts, files: chunk.map(f => ({path: f.path, bytes: fmtFileBytes(f.bytes), sha256: f.sha256}))},
-      note: i === 0 ? `${files.length} files under raw/ of run ${r.runId}: every fio job file (.fio) and its JSON output (.json).` : ''})
-  }
-
-  const total = drafts.length
-  let plotNo = 0
-  const pages: ReportPage[] = drafts.map((d, i) => {
-    const {plot, ...rest} = d
-    const caption = plot ? `Plot A.${++plotNo} - ${d.title}` : d.title
-    return {...rest, number: i + 1, total, pageLabel: `Page ${i + 1} of ${total}`, caption}
-  })
+  drafts.push(...appendixDrafts(input.rawFiles, r.runId, 'every fio job file (.fio) and its JSON output (.json)'))
+  const pages = numberPages(drafts)
 
   return {
     schemaVersion: 1,

@@ -15,7 +15,7 @@ import {RunStore} from '../store/run-store.js'
 import {RunLock} from '../store/lock.js'
 import {removeSignature} from '../store/integrity.js'
 import {identityText} from './identity.js'
-import {applyWriteCache, sealRun} from './session.js'
+import {applyWriteCache, sealRun, stopOnSignals} from './session.js'
 import type {KeyObject} from 'node:crypto'
 import type {PointResult, RunManifest, RunResults} from '../store/types.js'
 import type {ResolvedTarget} from '../device/target.js'
@@ -210,16 +210,8 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
   const engine = new FioEngine(inp.fio.path)
   engine.onProcesses = p => lock.update(p)
   let restoreCache = () => {}
-  let interrupted: string | null = null
   const live = new Set<StartedJob>()
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (interrupted) { engine.killAllSync(); restoreCache(); process.exit(EXIT.interrupted) }
-    interrupted = sig
-    progress.note(`\n${sig}: stopping fio; completed points are kept (a second ${sig} stops at once)`)
-    for (const j of live) void j.cancel()
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  const signals = stopOnSignals(engine, live, () => restoreCache(), m => progress.note(m), 'points')
   const finish = (status: RunResults['status'], error: PtsError | null) => {
     const c = conclude(results, plan.spec, plan.points.length, status === 'complete')
     Object.assign(results, c)
@@ -344,9 +336,9 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
         })
       }
       const exit = await current.exited
-      if (interrupted) {
+      if (signals.stopped()) {
         await cancelQueued()
-        throw new InterruptedError(interrupted, inp.runDir)
+        throw new InterruptedError(signals.stopped()!, inp.runDir)
       }
       if (exit.code !== 0) {
         await cancelQueued()
@@ -435,8 +427,7 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     } catch { /* keep the original error */ }
     throw e
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    signals.remove()
     await engine.close()
     restoreCache()
     seal()

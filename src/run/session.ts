@@ -5,6 +5,8 @@
  * optional signature) whatever the outcome.
  */
 import type {KeyObject} from 'node:crypto'
+import {EXIT} from '../errors.js'
+import type {FioEngine, StartedJob} from '../engine/fio.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {getWriteCache, setWriteCache, type WriteCacheState} from '../device/write-cache.js'
 import {computeSeal, writeSignature} from '../store/integrity.js'
@@ -56,4 +58,22 @@ export function sealRun(store: RunStore, manifest: RunManifest, runDir: string, 
   } catch (error) {
     note(`the run could not be sealed (${(error as Error).message}); pts audit will report it unsealed`)
   }
+}
+
+/**
+ * Clean stop (issue 4 item 6): the first SIGINT/SIGTERM cancels the live fio jobs, so the runner
+ * ends the step it is in, keeps everything complete and throws InterruptedError; a second signal
+ * kills fio, restores the write cache and exits at once. `stopped()` is the signal received.
+ */
+export function stopOnSignals(engine: FioEngine, live: ReadonlySet<StartedJob>, restoreCache: () => void, note: (msg: string) => void, kept: string): {stopped: () => string | null; remove: () => void} {
+  let signal: string | null = null
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (signal) { engine.killAllSync(); restoreCache(); process.exit(EXIT.interrupted) }
+    signal = sig
+    note(`\n${sig}: stopping fio; completed ${kept} are kept (a second ${sig} stops at once)`)
+    for (const j of live) void j.cancel()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return {stopped: () => signal, remove: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal) }}
 }

@@ -10,8 +10,8 @@ import type {VariableEvaluation} from '../../steady-state/evaluate.js'
 import type {RunManifest} from '../../store/types.js'
 import type {PhaseResult, ProgramResults} from '../../program/results.js'
 import {blockSizeLabel, formatBytes} from '../../units.js'
-import {fitFormula, fixed, fmtFileBytes, fmtInstant} from '../format.js'
-import {APPENDIX_ROWS_PER_PAGE, deviceKV, platformKV, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from '../model.js'
+import {fmtInstant} from '../format.js'
+import {appendixDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from '../model.js'
 
 export interface ProgramReportInput {
   manifest: RunManifest
@@ -82,30 +82,7 @@ export function loopSteadyText(p: Extract<PhaseResult, {kind: 'loop'}>): {text: 
 
 /** The determination block of one tracking variable (digest B §3.2), in the variable's unit. */
 export function programDetermination(v: VariableEvaluation, label: string, unit: string, scale: number, pctData: number, pctSlope: number, decimals = 3): Determination {
-  const u = ` ${unit}`
-  const f = (x: number) => fixed(x * scale, decimals)
-  return {
-    id: v.id,
-    label,
-    fromRound: v.fromRound,
-    toRound: v.toRound,
-    window: v.window.map(w => ({round: w.round, value: w.value})),
-    average: v.average,
-    slope: v.slope,
-    intercept: v.intercept,
-    rows: [
-      {label: 'Measurement Window', value: `Rounds ${v.fromRound}-${v.toRound}`},
-      {label: 'Average', value: f(v.average) + u},
-      {label: `Allowed Max Data Excursion (${pctData}%)`, value: f(v.allowedDataExcursion) + u},
-      {label: 'Measured Max Data Excursion', value: `${f(v.dataExcursion)}${u} (${v.dataExcursionOk ? 'pass' : 'FAIL'})`},
-      {label: `Allowed Max Slope Excursion (${pctSlope}%)`, value: f(v.allowedSlopeExcursion) + u},
-      {label: 'Measured Max Slope Excursion', value: `${f(v.slopeExcursion)}${u} (${v.slopeExcursionOk ? 'pass' : 'FAIL'})`},
-      {label: 'Least Squares Linear Fit Formula', value: `${fitFormula(v.slope * scale, v.intercept * scale)} (${unit})`},
-      {label: 'Correlation Coefficient R²', value: v.rSquared === null ? 'n/a (constant values)' : v.rSquared.toFixed(4)},
-    ],
-    steady: v.steady,
-    verdict: v.steady ? 'Steady state criteria met' : 'Steady state criteria NOT met',
-  }
+  return determination(v, label, pctData, pctSlope, {unit, scale, decimals, fitUnit: true})
 }
 
 export function programHeader(input: ProgramReportInput, section: ProgramSection): ReportHeader {
@@ -152,8 +129,8 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
   const {manifest: m, results: r} = input
   const section = builder(input)
   const header = programHeader(input, section)
-  type Draft = Omit<ReportPage, 'number' | 'total' | 'pageLabel' | 'caption'> & {plot: boolean}
-  const blank = {chart: null, summary: null, determination: null, tables: [], appendix: null, note: ''}
+  type Draft = PageDraft
+  const blank = BLANK_PAGE
   const charts: Record<string, TopLevelSpec> = {}
   const summary: SummaryData = {
     verdict: section.verdict,
@@ -190,20 +167,8 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
       tables: [{heading: 'Constants of this test and where they come from (spec = the specification; implementation-derived = taken from public implementations; open = not confirmed)',
         columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => ({label: x.name, cells: [x.value + (x.note ? ` (${x.note})` : ''), x.source]})), note: ''}]})
   }
-  const files = input.rawFiles
-  const parts = Math.max(1, Math.ceil(files.length / APPENDIX_ROWS_PER_PAGE))
-  for (let i = 0; i < parts; i++) {
-    const chunk = files.slice(i * APPENDIX_ROWS_PER_PAGE, (i + 1) * APPENDIX_ROWS_PER_PAGE)
-    drafts.push({...blank, kind: 'appendix', plot: false, title: `Appendix - Raw Files and SHA-256 (${i + 1} of ${parts})`,
-      appendix: {part: i + 1, parts, files: chunk.map(f => ({path: f.path, bytes: fmtFileBytes(f.bytes), sha256: f.sha256}))},
-      note: i === 0 ? `${files.length} files under raw/ of run ${r.runId}: every fio job file (.fio), its JSON output (.json) and logs.` : ''})
-  }
-  const total = drafts.length
-  let plotNo = 0
-  const pages: ReportPage[] = drafts.map((d, i) => {
-    const {plot, ...rest} = d
-    return {...rest, number: i + 1, total, pageLabel: `Page ${i + 1} of ${total}`, caption: plot ? `Plot A.${++plotNo} - ${d.title}` : d.title}
-  })
+  drafts.push(...appendixDrafts(input.rawFiles, r.runId, 'every fio job file (.fio), its JSON output (.json) and logs'))
+  const pages = numberPages(drafts)
   return {
     schemaVersion: 1,
     generatedAt: input.generatedAt,
