@@ -55,10 +55,22 @@ export interface AuditResult {
 }
 
 /** Measurement fields compared between results.json and the raw fio JSON (all of them). */
-const MEASUREMENT_KEYS: Array<keyof Measurement> = [
+export const MEASUREMENT_KEYS: Array<keyof Measurement> = [
   'iops', 'readIops', 'writeIops', 'bwBytesPerSec', 'readBwBytesPerSec', 'writeBwBytesPerSec', 'readBytes', 'writeBytes',
   'ioCount', 'latMeanNs', 'latMaxNs', 'latP99999Ns', 'latPercentileSamples', 'runtimeSec',
 ]
+
+/** The measurement of one raw fio output, or null with the problem named (missing file, not fio JSON). */
+export function measureRaw(raw: ReadonlyMap<string, string | null>, rel: string, where: string, problems: string[]): Measurement | null {
+  const text = raw.get(rel)
+  if (text === undefined || text === null) { problems.push(`${where}: raw file ${rel} is missing`); return null }
+  try {
+    return parseFioJson(text).groups[0].measurement
+  } catch (error) {
+    if (error instanceof FioOutputError) { problems.push(`${where}: ${rel} is not valid fio output (${error.message})`); return null }
+    throw error
+  }
+}
 
 /** Differences between two JSON values as "pointer: a ≠ b" (at most `limit`). */
 export function jsonDiff(a: unknown, b: unknown, pointer = '', limit = 10, out: string[] = []): string[] {
@@ -173,16 +185,7 @@ export function specFromResults(r: RunResults): TestSpec {
 export function recompute(inp: AuditInput): {results: RunResults; problems: string[]} {
   const problems: string[] = []
   const r = structuredClone(inp.results)
-  const measure = (rel: string, where: string): Measurement | null => {
-    const text = inp.raw.get(rel)
-    if (text === undefined || text === null) { problems.push(`${where}: raw file ${rel} is missing`); return null }
-    try {
-      return parseFioJson(text).groups[0].measurement
-    } catch (error) {
-      if (error instanceof FioOutputError) { problems.push(`${where}: ${rel} is not valid fio output (${error.message})`); return null }
-      throw error
-    }
-  }
+  const measure = (rel: string, where: string) => measureRaw(inp.raw, rel, where, problems)
   r.rounds.forEach((round, ri) => round.points.forEach((p, pi) => {
     const m = measure(p.raw.json, pointLabel(round.round, p))
     if (!m) return
@@ -227,7 +230,7 @@ export function jobValue(sections: Map<string, Map<string, string>>, key: string
   return sections.get('global')?.get(key)
 }
 
-const disclosed = (m: RunManifest, re: RegExp) => !m.compliance.compliant && m.compliance.reasons.some(x => re.test(x))
+export const disclosed = (m: RunManifest, re: RegExp) => !m.compliance.compliant && m.compliance.reasons.some(x => re.test(x))
 
 export function runAudit(inp: AuditInput): AuditResult {
   const {manifest: m, results} = inp

@@ -5,9 +5,9 @@
  */
 import type {KeyObject} from 'node:crypto'
 import {existsSync, readFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {join, resolve} from 'node:path'
 import {buildReportModel} from '../report/model.js'
-import {hashRawFiles, loadRun} from '../report/load.js'
+import {loadRun, rawOf} from '../report/load.js'
 import {readStoredProgram, storedRunKind} from '../store/read.js'
 import {RunDirError} from '../errors.js'
 import {buildProgramReportModel} from '../report/program/model.js'
@@ -51,7 +51,8 @@ function readStoredModel(runDir: string): AuditInput['storedModel'] {
 
 export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
   if (storedRunKind(runDirArg)?.kind === 'program') return auditProgramRun(runDirArg, opts)
-  const run = loadRun(runDirArg, {allowMissingRaw: true})
+  const sealNow = sealedPaths(resolve(runDirArg)).map(p => hashFile(resolve(runDirArg), p))
+  const run = loadRun(runDirArg, {allowMissingRaw: true, rawFiles: rawOf(sealNow)})
   const {runDir, manifest, results} = run
   const raw = new Map<string, string | null>()
   const want = [
@@ -66,7 +67,7 @@ export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
   const generatedAt = (storedModel?.model as {generatedAt?: string} | undefined)?.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
   return runAudit({
     manifest, results, raw,
-    sealNow: sealedPaths(runDir).map(p => hashFile(runDir, p)),
+    sealNow,
     signature,
     buildModel: r => buildReportModel({...run, results: r, generatedAt}),
     storedModel,
@@ -92,10 +93,11 @@ function auditProgramRun(runDirArg: string, opts: AuditOptions): AuditResult {
   const generatedAt = (storedModel?.model as {generatedAt?: string} | undefined)?.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
   const builder = PROGRAM_PAGE_BUILDERS[results.test]
   if (!builder) throw new RunDirError(`no report pages are defined for the ${results.test} test`, 'use a newer pts')
-  const rawFiles = hashRawFiles(runDir)
+  const sealNow = sealedPaths(runDir).map(p => hashFile(runDir, p))
+  const rawFiles = rawOf(sealNow)
   return runProgramAudit({
     manifest, results, raw,
-    sealNow: sealedPaths(runDir).map(p => hashFile(runDir, p)),
+    sealNow,
     signature: readSignature(runDir, opts.verifyKey),
     buildModel: r => buildProgramReportModel({manifest, results: r, rawFiles, generatedAt}, builder),
     storedModel,

@@ -7,12 +7,11 @@
  * WIPC volume, step durations, loop order, idle gaps within phases, device identity and job
  * parameters. A departure passes only when the run disclosed it.
  */
-import {FioOutputError, parseFioJson, type Measurement} from '../engine/parse.js'
 import type {FileHash} from '../store/integrity.js'
 import type {RunManifest} from '../store/types.js'
 import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, jsonPlusBins, parseIopsLog, type PhaseResult, type ProgramResults, type StepResult} from '../program/results.js'
 import type {PlannedPhase, ProgramPoint} from '../program/expand.js'
-import {check, gapReason, identityCheck, idleGaps, integrityCheck, jobValue, jsonDiff, parseJobFile, signatureCheck, type AuditCheck, type AuditInput, type AuditResult} from './checks.js'
+import {check, disclosed, gapReason, MEASUREMENT_KEYS, measureRaw, identityCheck, idleGaps, integrityCheck, jobValue, jsonDiff, parseJobFile, signatureCheck, type AuditCheck, type AuditInput, type AuditResult} from './checks.js'
 
 export interface ProgramAuditInput {
   manifest: RunManifest
@@ -25,10 +24,6 @@ export interface ProgramAuditInput {
   maxGapMs: number
 }
 
-const MEASUREMENT_KEYS: Array<keyof Measurement> = [
-  'iops', 'readIops', 'writeIops', 'bwBytesPerSec', 'readBwBytesPerSec', 'writeBwBytesPerSec', 'readBytes', 'writeBytes',
-  'ioCount', 'latMeanNs', 'latMaxNs', 'latP99999Ns', 'latPercentileSamples', 'runtimeSec',
-]
 
 /** Every fio step of a run with where it is stored (JSON pointer into results.json). */
 export function programSteps(r: ProgramResults): Array<{pointer: string; phase: Extract<PhaseResult, {kind: string}>; step: StepResult; what: string}> {
@@ -67,28 +62,25 @@ function plannedLoop(p: Extract<PhaseResult, {kind: 'loop'}>): Extract<PlannedPh
   }
 }
 
-const disclosed = (m: RunManifest, re: RegExp) => !m.compliance.compliant && m.compliance.reasons.some(x => re.test(x))
 
 export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   const {manifest: m, results} = inp
   const checks: AuditCheck[] = [integrityCheck(m, inp.sealNow), signatureCheck(inp.signature)]
   const r = structuredClone(results)
   const steps = programSteps(r)
+  /** The steps of each phase, in order (for time order and idle gaps). */
+  const byPhase = new Map<PhaseResult, StepResult[]>()
+  for (const s of steps) {
+    const list = byPhase.get(s.phase) ?? []
+    list.push(s.step)
+    byPhase.set(s.phase, list)
+  }
 
   // Measurements: every step from its raw fio JSON.
   const mProblems: string[] = []
-  const texts = new Map<string, string>()
   for (const s of steps) {
-    const text = inp.raw.get(s.step.raw.json)
-    if (text === undefined || text === null) { mProblems.push(`${s.what}: raw file ${s.step.raw.json} is missing`); continue }
-    let mm: Measurement
-    try {
-      mm = parseFioJson(text).groups[0].measurement
-    } catch (error) {
-      if (error instanceof FioOutputError) { mProblems.push(`${s.what}: ${s.step.raw.json} is not valid fio output (${error.message})`); continue }
-      throw error
-    }
-    texts.set(s.step.raw.json, text)
+    const mm = measureRaw(inp.raw, s.step.raw.json, s.what, mProblems)
+    if (!mm) continue
     for (const k of MEASUREMENT_KEYS) {
       if (!Object.is(s.step[k], mm[k])) mProblems.push(`results.json ${s.pointer}/${k} (${s.what}): stored ${JSON.stringify(s.step[k])}, raw ${s.step.raw.json} gives ${JSON.stringify(mm[k])}`)
     }
@@ -96,9 +88,8 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   }
   for (const [pi, p] of r.phases.entries()) {
     if (p.kind !== 'wipc' || !p.raw) continue
-    const text = inp.raw.get(p.raw.json)
-    if (text === undefined || text === null) { mProblems.push(`${p.id}: raw file ${p.raw.json} is missing`); continue }
-    const mm = parseFioJson(text).groups[0].measurement
+    const mm = measureRaw(inp.raw, p.raw.json, p.id, mProblems)
+    if (!mm) continue
     for (const [k, v] of [['writtenBytes', mm.writeBytes], ['bwBytesPerSec', mm.writeBwBytesPerSec], ['runtimeSec', mm.runtimeSec]] as const) {
       if (!Object.is(p[k], v)) mProblems.push(`results.json /phases/${pi}/${k}: stored ${JSON.stringify(p[k])}, raw ${p.raw.json} gives ${v}`)
     }
@@ -142,7 +133,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
       }
     }
     if (p.kind === 'histogram' && p.job) {
-      const text = texts.get(p.job.raw.json)
+      const text = inp.raw.get(p.job.raw.json)
       if (text) {
         const h = histogramFromBins(jsonPlusBins(text))
         for (const d of jsonDiff(p.histogram, h, `/phases/${pi}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${p.job.raw.json})`)
@@ -158,7 +149,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
       }
       p.points.forEach((o, k) => {
         if (!o.measure) return
-        const text = texts.get(o.measure.raw.json)
+        const text = inp.raw.get(o.measure.raw.json)
         if (!text) return
         const h = histogramFromBins(jsonPlusBins(text))
         for (const d of jsonDiff(o.histogram, h, `/phases/${pi}/points/${k}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${o.measure.raw.json})`)
@@ -219,7 +210,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   {
     const problems: string[] = []
     let n = 0
-    for (const s of programSteps(r)) {
+    for (const s of steps) {
       const job = inp.raw.get(s.step.raw.job)
       if (!job) continue
       const rt = jobValue(parseJobFile(job), 'runtime') ?? ''
@@ -244,8 +235,6 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
         rd.points.forEach((x, k) => { if (x.index !== k || x.id !== ref[k]) problems.push(`results.json /phases/${pi}/rounds/${ri}/points/${k}: ${x.id} (index ${x.index}), round 1 has ${ref[k]} here`) })
       })
     })
-    const byPhase = new Map<PhaseResult, StepResult[]>()
-    for (const s of programSteps(r)) byPhase.set(s.phase, [...(byPhase.get(s.phase) ?? []), s.step])
     for (const [p, ss] of byPhase) for (let i = 1; i < ss.length; i++) if (BigInt(ss[i].startNs) < BigInt(ss[i - 1].endNs)) problems.push(`${p.id}: ${ss[i].raw.json} started before ${ss[i - 1].raw.json} ended`)
     checks.push(check('loop-order', 'Loop order and time order', problems, 'every loop round in the spec\'s order (as round 1), every step after the previous one'))
   }
@@ -253,21 +242,19 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   // Idle gaps between consecutive steps within a phase (phase boundaries: a new fio pipeline, about 0.3 s; not checked).
   {
     const gapsIn: Array<{from: string; to: string; endNs: bigint; startNs: bigint}> = []
-    const byPhase = new Map<PhaseResult, StepResult[]>()
-    for (const s of programSteps(r)) if (s.phase.kind !== 'operating-points') byPhase.set(s.phase, [...(byPhase.get(s.phase) ?? []), s.step])
-    for (const ss of byPhase.values()) for (let i = 1; i < ss.length; i++) gapsIn.push({from: ss[i - 1].raw.json, to: ss[i].raw.json, endNs: BigInt(ss[i - 1].endNs), startNs: BigInt(ss[i].startNs)})
+    for (const [p, ss] of byPhase) if (p.kind !== 'operating-points') for (let i = 1; i < ss.length; i++) gapsIn.push({from: ss[i - 1].raw.json, to: ss[i].raw.json, endNs: BigInt(ss[i - 1].endNs), startNs: BigInt(ss[i].startNs)})
     const g = idleGaps(gapsIn, m.events, inp.maxGapMs)
     checks.push(check('idle-gaps', 'Idle gaps between steps within each phase', g.problems, gapReason(g, inp.maxGapMs)))
   }
 
   // Device identity.
-  checks.push(identityCheck(m, [...r.phases.flatMap(p => (p.kind === 'wipc' && p.raw ? [p.raw.job] : [])), ...programSteps(r).map(s => s.step.raw.job)], inp.raw))
+  checks.push(identityCheck(m, [...r.phases.flatMap(p => (p.kind === 'wipc' && p.raw ? [p.raw.job] : [])), ...steps.map(s => s.step.raw.job)], inp.raw))
 
   // Job parameters: TC = numjobs, QD = iodepth, block size and mix as stored.
   {
     const problems: string[] = []
     let n = 0
-    for (const s of programSteps(r)) {
+    for (const s of steps) {
       const text = inp.raw.get(s.step.raw.job)
       if (!text) continue
       n++

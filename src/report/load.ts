@@ -4,9 +4,9 @@
  * the problem and what to do: a missing or incomplete run directory or a run still in progress
  * is a RunDirError (exit 8); a file that fails its schema is an InvalidDataError (exit 3).
  */
-import {createHash} from 'node:crypto'
-import {existsSync, readFileSync, readdirSync} from 'node:fs'
-import {join, relative, sep} from 'node:path'
+import {existsSync} from 'node:fs'
+import {join} from 'node:path'
+import {hashFile, sealedPaths, type FileHash} from '../store/integrity.js'
 import {readClaimsResult} from '../claims/load.js'
 import type {VerifyResult} from '../claims/types.js'
 import {RunDirError} from '../errors.js'
@@ -25,34 +25,21 @@ export interface LoadedRun {
   claimsWarning: string | null
 }
 
-function listFiles(dir: string): string[] {
-  const out: string[] = []
-  for (const entry of readdirSync(dir, {withFileTypes: true})) {
-    const p = join(dir, entry.name)
-    if (entry.isDirectory()) out.push(...listFiles(p))
-    else if (entry.isFile()) out.push(p)
-  }
-  return out
-}
-
-/** Every file under raw/, sorted by relative path, with its size and SHA-256. */
+/** Every file under raw/, sorted by relative path, with its size and SHA-256 (the same walk as the seal). */
 export function hashRawFiles(runDir: string): RawFile[] {
-  const rawDir = join(runDir, 'raw')
-  if (!existsSync(rawDir)) return []
-  return listFiles(rawDir)
-    .map(p => {
-      const data = readFileSync(p)
-      return {
-        path: relative(runDir, p).split(sep).join('/'),
-        sha256: createHash('sha256').update(data).digest('hex'),
-        bytes: data.length,
-      }
-    })
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return rawOf(sealedPaths(runDir).map(p => hashFile(runDir, p)))
 }
 
-/** allowMissingRaw: `pts audit` reads the run anyway and names each missing raw file as a failure. */
-export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean} = {}): LoadedRun {
+/** The raw/ part of a seal-style file list (drops results.json). */
+export function rawOf(files: FileHash[]): RawFile[] {
+  return files.filter(f => f.path.startsWith('raw/'))
+}
+
+/**
+ * allowMissingRaw: `pts audit` reads the run anyway and names each missing raw file as a failure;
+ * rawFiles: hashes the caller already has (the audit's), so raw/ is read once.
+ */
+export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean; rawFiles?: RawFile[]} = {}): LoadedRun {
   const {runDir, manifest, results} = readStoredRun(runDirArg)
   if (results.status === 'running' || manifest.status === 'running') {
     throw new RunDirError(`Run still in progress: ${runDir} (status "running", started ${manifest.createdAt}, pid ${manifest.pid})`,
@@ -73,5 +60,5 @@ export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean} = {
       'the report lists every raw file with its SHA-256; restore raw/ from the original run')
   }
   const claims = readClaimsResult(runDir, results.runId)
-  return {runDir, manifest, results, rawFiles: hashRawFiles(runDir), claims: claims.result, claimsWarning: claims.warning}
+  return {runDir, manifest, results, rawFiles: opts.rawFiles ?? hashRawFiles(runDir), claims: claims.result, claimsWarning: claims.warning}
 }
