@@ -2,7 +2,7 @@
 import {Args, Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
 import {ALL_TEST_IDS} from '../spec/load.js'
-import {PROFILES, REVISIONS, type ProfileId, type Revision, type TestSpec} from '../spec/types.js'
+import {PROFILES, REVISIONS, type ProfileParams, type ProfileId, type Revision, type TestSpec} from '../spec/types.js'
 import type {RunOptions} from '../spec/expand.js'
 import {parseSizeBytes} from '../units.js'
 
@@ -39,15 +39,6 @@ export const runFlags = {
   'allow-partition': Flags.boolean({description: 'allow a partition as target (never mounted/swap/root; the run is then non-compliant)', default: false}),
 }
 
-function num(flag: string, text: string | undefined, opts: {integer?: boolean; min?: number; minExclusive?: number}): number | undefined {
-  if (text === undefined) return undefined
-  const v = Number(text)
-  const what = opts.integer ? 'an integer' : 'a number'
-  if (text.trim() === '' || !Number.isFinite(v) || (opts.integer && !Number.isInteger(v))) throw new UsageError(`--${flag} ${text}: expected ${what}`)
-  if (opts.min !== undefined && v < opts.min) throw new UsageError(`--${flag} ${text}: must be at least ${opts.min}`)
-  if (opts.minExclusive !== undefined && v <= opts.minExclusive) throw new UsageError(`--${flag} ${text}: must be greater than ${opts.minExclusive}`)
-  return v
-}
 
 export interface FlagValues {
   device: string
@@ -76,12 +67,12 @@ export function parseSizeFlag(size: string | undefined): number | null {
   return bytes
 }
 
-/** Flags -> validated RunOptions for this spec. */
-export function resolveOptions(f: FlagValues, spec: TestSpec, randomSeed: number): RunOptions {
+/** What every test's options share: profile, TC/QD, point length, round limit, ioengine and seed, validated. */
+export function commonOptions(f: FlagValues, spec: {id: string; revision: string; profiles: Partial<Record<ProfileId, ProfileParams>>; defaultProfile: ProfileId}, randomSeed: number) {
   const available = Object.keys(spec.profiles) as ProfileId[]
   const profile = (f.profile ?? (available.length === 1 ? available[0] : spec.defaultProfile)) as ProfileId
   const p = spec.profiles[profile]
-  if (!p) throw new UsageError(`--profile ${profile}: revision ${spec.revision} defines only ${available.join(', ')}`, `use --profile ${available[0]} or another --revision`)
+  if (!p) throw new UsageError(`--profile ${profile}: ${spec.id} ${spec.revision} defines only ${available.join(', ')}`, `use --profile ${available[0]} or another --revision`)
   const ioengine = f.ioengine.trim()
   if (!/^[a-z0-9_:.-]+$/i.test(ioengine)) throw new UsageError(`--ioengine ${f.ioengine}: not an fio ioengine name`)
   return {
@@ -91,11 +82,35 @@ export function resolveOptions(f: FlagValues, spec: TestSpec, randomSeed: number
     queueDepth: num('qd', f.qd, {integer: true, min: 1}) ?? p.queueDepth,
     pointSeconds: num('point-seconds', f['point-seconds'], {minExclusive: 0})!,
     maxRounds: num('max-rounds', f['max-rounds'], {integer: true, min: 1})!,
-    onNoSteadyState: f['on-no-steady-state'] as 'stop' | 'continue',
-    wipcMultiple: num('wipc-multiple', f['wipc-multiple'], {minExclusive: 0})!,
     ioengine,
     seed: num('seed', f.seed, {integer: true, min: 0}) ?? randomSeed,
   }
+}
+
+/** Flags -> validated RunOptions for this (IOPS) spec. */
+export function resolveOptions(f: FlagValues, spec: TestSpec, randomSeed: number): RunOptions {
+  return {
+    ...commonOptions(f, spec, randomSeed),
+    onNoSteadyState: f['on-no-steady-state'] as 'stop' | 'continue',
+    wipcMultiple: num('wipc-multiple', f['wipc-multiple'], {minExclusive: 0})!,
+  }
+}
+
+export function num(flag: string, text: string | undefined, opts: {integer?: boolean; min?: number; minExclusive?: number}): number | undefined {
+  if (text === undefined) return undefined
+  const v = Number(text)
+  const what = opts.integer ? 'an integer' : 'a number'
+  if (text.trim() === '' || !Number.isFinite(v) || (opts.integer && !Number.isInteger(v))) throw new UsageError(`--${flag} ${text}: expected ${what}`)
+  if (opts.min !== undefined && v < opts.min) throw new UsageError(`--${flag} ${text}: must be at least ${opts.min}`)
+  if (opts.minExclusive !== undefined && v <= opts.minExclusive) throw new UsageError(`--${flag} ${text}: must be greater than ${opts.minExclusive}`)
+  return v
+}
+
+/** --time-scale: 0 < f <= 1 (issue 5). */
+export function timeScaleOf(text: string | undefined): number {
+  const f = num('time-scale', text ?? '1', {minExclusive: 0})!
+  if (f > 1) throw new UsageError(`--time-scale ${text}: must be greater than 0 and at most 1`)
+  return f
 }
 
 /** reports/<timestamp>-<test>-<device> with a file-system-safe device part. */

@@ -4,9 +4,9 @@ import {UsageError} from '../errors.js'
 import {parseTarget, resolveTarget, refusals, type ResolvedTarget} from '../device/target.js'
 import {choosePurge, PURGE_METHODS, type PurgeChoice, type PurgeRequest} from '../device/purge.js'
 import {loadSpec} from '../spec/load.js'
-import {expandPlan, PlanError, type Plan, type RunOptions} from '../spec/expand.js'
+import {expandPlan, PlanError, type Plan, type RunOptions, type TargetInfo} from '../spec/expand.js'
 import type {TestSpec} from '../spec/types.js'
-import {parseSizeFlag, resolveOptions, type FlagValues} from './options.js'
+import {parseSizeFlag, resolveOptions, timeScaleOf, type FlagValues} from './options.js'
 
 export interface Prepared {
   plan: Plan
@@ -30,14 +30,24 @@ export function purgeFor(target: ResolvedTarget, requested: string | undefined):
   return choosePurge(target.device!.purgeFacts, (requested ?? 'auto') as PurgeRequest)
 }
 
+/** What plan expansion needs of a target and its purge (every test). */
+export function targetInfo(target: ResolvedTarget, purge: PurgeChoice | null): TargetInfo {
+  return {
+    kind: target.kind, path: target.path, sizeBytes: target.sizeBytes, logicalSectorBytes: target.identity.logicalSectorBytes,
+    purge: purge ? {method: purge.method, deviation: purge.deviation} : FILE_PURGE,
+    nonCompliant: target.nonCompliant,
+  }
+}
+
+/** IOPS flags with --time-scale applied: it scales the WIPC multiple, IOPS's only fixed-volume phase. */
+export function iopsFlags<F extends FlagValues & {'time-scale'?: string}>(flags: F): F {
+  return {...flags, 'wipc-multiple': String(Number(flags['wipc-multiple'] ?? '2') * timeScaleOf(flags['time-scale']))}
+}
+
 /** Pure given the gathered facts: the plan for this spec, options, target and purge. */
 export function planFor(spec: TestSpec, options: RunOptions, target: ResolvedTarget, purge: PurgeChoice | null): Plan {
   try {
-    return expandPlan(spec, options, {
-      kind: target.kind, path: target.path, sizeBytes: target.sizeBytes, logicalSectorBytes: target.identity.logicalSectorBytes,
-      purge: purge ? {method: purge.method, deviation: purge.deviation} : FILE_PURGE,
-      nonCompliant: target.nonCompliant,
-    })
+    return expandPlan(spec, options, targetInfo(target, purge))
   } catch (error) {
     if (error instanceof PlanError) throw new UsageError(error.message)
     throw error

@@ -15,10 +15,9 @@ import {runProgram, type ProgramSummary} from '../program/run.js'
 import type {ProgramSpec} from '../program/types.js'
 import {PlanError} from '../spec/expand.js'
 import {loadProgramSpec} from '../spec/load.js'
-import type {ProfileId, Revision} from '../spec/types.js'
 import {formatBytes, formatDecimalGB, formatDuration, parseSizeBytes} from '../units.js'
-import type {FlagValues} from './options.js'
-import {purgeFor} from './prepare.js'
+import {commonOptions, num, parseSizeFlag, timeScaleOf, type FlagValues} from './options.js'
+import {purgeFor, targetInfo} from './prepare.js'
 import {reportAfterRun, type RunReport} from './execute.js'
 
 /** Flags of the test programs (accepted by pts run / plan for every test; IOPS uses --time-scale only). */
@@ -47,39 +46,15 @@ export interface PreparedProgram {
   refusals: string[]
 }
 
-const positive = (flag: string, text: string | undefined, integer = false): number | null => {
-  if (text === undefined) return null
-  const v = Number(text)
-  if (text.trim() === '' || !Number.isFinite(v) || v <= 0 || (integer && !Number.isInteger(v))) throw new UsageError(`--${flag} ${text}: expected a positive ${integer ? 'integer' : 'number'}`)
-  return v
-}
-
-export function timeScaleOf(text: string | undefined): number {
-  const f = positive('time-scale', text ?? '1')!
-  if (f > 1) throw new UsageError(`--time-scale ${text}: must be greater than 0 and at most 1`)
-  return f
-}
-
 export function programOptions(f: ProgramFlagValues, spec: ProgramSpec, seed: number): ProgramOptions {
-  const available = Object.keys(spec.profiles) as ProfileId[]
-  const profile = (f.profile ?? (available.length === 1 ? available[0] : spec.defaultProfile)) as ProfileId
-  const p = spec.profiles[profile]
-  if (!p) throw new UsageError(`--profile ${profile}: ${spec.id} ${spec.revision} defines only ${available.join(', ')}`)
   const written = f['max-written'] === undefined ? null : parseSizeBytes(f['max-written'])
   if (f['max-written'] !== undefined && (written === null || written <= 0)) throw new UsageError(`--max-written ${f['max-written']}: expected a size such as 2TB or 512GiB`)
   return {
-    revision: spec.revision as Revision,
-    profile,
-    threadCount: positive('tc', f.tc, true) ?? p.threadCount,
-    queueDepth: positive('qd', f.qd, true) ?? p.queueDepth,
-    pointSeconds: positive('point-seconds', f['point-seconds'])!,
-    maxRounds: positive('max-rounds', f['max-rounds'], true)!,
+    ...commonOptions(f, spec, seed),
     timeScale: timeScaleOf(f['time-scale']),
-    ioengine: f.ioengine.trim(),
-    seed: f.seed === undefined ? seed : positive('seed', f.seed, true)!,
     workload: f.workload ?? null,
-    ceilingMs: positive('ceiling-ms', f['ceiling-ms']),
-    maxSeconds: positive('max-seconds', f['max-seconds']),
+    ceilingMs: num('ceiling-ms', f['ceiling-ms'], {minExclusive: 0}) ?? null,
+    maxSeconds: num('max-seconds', f['max-seconds'], {minExclusive: 0}) ?? null,
     maxWrittenBytes: written,
     steadyStateExit: f['steady-state-exit'] === true,
   }
@@ -87,11 +62,7 @@ export function programOptions(f: ProgramFlagValues, spec: ProgramSpec, seed: nu
 
 export function programPlanFor(spec: ProgramSpec, options: ProgramOptions, target: ResolvedTarget, purge: PurgeChoice | null): ProgramPlan {
   try {
-    return expandProgram(spec, options, {
-      kind: target.kind, path: target.path, sizeBytes: target.sizeBytes, logicalSectorBytes: target.identity.logicalSectorBytes,
-      purge: purge ? {method: purge.method, deviation: purge.deviation} : {method: 'none', deviation: 'no purge: a regular file cannot be purged (digest Part A 8)'},
-      nonCompliant: target.nonCompliant,
-    })
+    return expandProgram(spec, options, targetInfo(target, purge))
   } catch (error) {
     if (error instanceof PlanError) throw new UsageError(error.message)
     throw error
@@ -104,8 +75,7 @@ export function prepareProgram(test: string, flags: ProgramFlagValues): Prepared
   if (flags['wipc-multiple'] !== '2') throw new UsageError(`--wipc-multiple applies to the IOPS test; for ${test} use --time-scale (it scales WIPC and every fixed phase)`)
   const options = programOptions(flags, spec, randomInt(1, 2 ** 31))
   const parsed = parseTarget(flags.device)
-  const sizeBytes = flags.size === undefined ? null : parseSizeBytes(flags.size)
-  if (flags.size !== undefined && (sizeBytes === null || sizeBytes <= 0 || sizeBytes % 512 !== 0)) throw new UsageError(`--size ${flags.size}: expected a size such as 8GiB or 512MiB (a multiple of 512 B)`)
+  const sizeBytes = parseSizeFlag(flags.size)
   if (parsed.kind === 'block' && sizeBytes !== null) throw new UsageError('--size applies only to file: targets; a block device is used whole')
   const target = resolveTarget(parsed, sizeBytes, {allowPartition: flags['allow-partition'] === true})
   const purge = purgeFor(target, flags.purge)

@@ -14,8 +14,8 @@ import {revisionDir, SPECS_DIR} from '../spec/load.js'
 import {readStoredProgram, readStoredRun, storedRunKind} from '../store/read.js'
 import {phaseDetail} from '../program/run.js'
 import {execute} from './execute.js'
-import {prepare} from './prepare.js'
-import {executeProgram, prepareProgram, timeScaleOf, type ProgramFlagValues} from './program.js'
+import {iopsFlags, prepare} from './prepare.js'
+import {executeProgram, prepareProgram, type ProgramFlagValues} from './program.js'
 import type {KeyObject} from 'node:crypto'
 import {writeFileAtomic, writeJsonAtomic} from '../store/atomic.js'
 import {assertValid} from '../validate.js'
@@ -209,7 +209,7 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
   for (const t of s.tests) {
     if (t.status === 'complete' || t.status === 'skipped' || existsSync(join(dir, t.dir, 'results.json'))) continue
     prepared.set(t.test, t.test === 'iops'
-      ? prepare('iops', {...flags, 'wipc-multiple': String(Number(flags['wipc-multiple'] ?? '2') * timeScaleOf(flags['time-scale']))})
+      ? prepare('iops', iopsFlags(flags))
       : prepareProgram(t.test, flags))
   }
   const first = [...prepared.values()][0]

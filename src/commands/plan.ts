@@ -1,9 +1,9 @@
 import {BaseCommand} from '../cli/base.js'
 import {runFlags, testArg} from '../cli/options.js'
-import {prepare} from '../cli/prepare.js'
+import {iopsFlags, prepare} from '../cli/prepare.js'
 import {planText} from '../cli/plan-text.js'
 import {pointJob, wipcJob} from '../engine/jobfile.js'
-import {prepareProgram, programFlags, programPlanJobs, programPlanText, timeScaleOf} from '../cli/program.js'
+import {prepareProgram, programFlags, programPlanJobs, programPlanText} from '../cli/program.js'
 import {chooseTests, revisionTests, suiteDurationText} from '../cli/suite.js'
 import {suiteFlags} from '../cli/options.js'
 
@@ -23,7 +23,7 @@ export default class Plan extends BaseCommand {
       const tests = chooseTests(revisionTests(flags.revision), flags.tests, flags.revision)
       const parts = tests.map(t => {
         if (t === 'iops') {
-          const p = prepare('iops', {...flags, 'wipc-multiple': String(Number(flags['wipc-multiple']) * timeScaleOf(flags['time-scale']))})
+          const p = prepare('iops', iopsFlags(flags))
           return {test: t, minSec: p.plan.durations.minSec, maxSec: p.plan.durations.maxSec, refusals: p.refusals, compliance: p.plan.compliance}
         }
         const p = prepareProgram(t, flags)
@@ -49,7 +49,7 @@ export default class Plan extends BaseCommand {
         parameters: p.plan.spec.parameters, jobs: programPlanJobs(p.plan),
       }
     }
-    const {plan, target, refusals, purge} = prepare(args.test, {...flags, 'wipc-multiple': String(Number(flags['wipc-multiple']) * timeScaleOf(flags['time-scale']))})
+    const {plan, target, refusals, purge} = prepare(args.test, iopsFlags(flags))
     const label = target.kind === 'file' ? `file:${target.path}` : `${target.path} (${target.identity.model ?? '?'}, serial ${target.identity.serial ?? 'none'})`
     if (!this.jsonEnabled()) this.log(planText(plan, label, refusals, purge))
     return {

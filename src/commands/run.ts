@@ -1,8 +1,8 @@
 import {BaseCommand} from '../cli/base.js'
 import {defaultRunDir, runFlags, signKeyFlag, testArg} from '../cli/options.js'
 import {loadSigningKey} from '../store/integrity.js'
-import {executeProgram, prepareProgram, programFlags, programSummaryText, timeScaleOf} from '../cli/program.js'
-import {prepare} from '../cli/prepare.js'
+import {executeProgram, prepareProgram, programFlags, programSummaryText} from '../cli/program.js'
+import {iopsFlags, prepare} from '../cli/prepare.js'
 import {execute, exitFor, summaryText} from '../cli/execute.js'
 import {chooseTests, revisionTests, runSuite} from '../cli/suite.js'
 import {suiteFlags} from '../cli/options.js'
@@ -45,7 +45,7 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
       process.exitCode = exitFor(s)
       return s
     }
-    const prepared = prepare(args.test, {...flags, 'wipc-multiple': String(Number(flags['wipc-multiple']) * timeScaleOf(flags['time-scale']))})
+    const prepared = prepare(args.test, iopsFlags(flags))
     const summary = await execute(prepared, runDir, ['pts', 'run', ...this.argv], false, {signKey})
     if (!this.jsonEnabled()) this.log(summaryText(summary))
     process.exitCode = exitFor(summary)
