@@ -150,9 +150,6 @@ export interface ProgramResults {
 // ---------------------------------------------------------------------------------------------
 // Loops (digest B §3)
 
-export function metricOf(m: Pick<Measurement, 'iops' | 'bwBytesPerSec' | 'writeBwBytesPerSec' | 'latMeanNs'>, metric: ProgramTracking['metric']): number {
-  return m[metric]
-}
 
 export function completeRounds(rounds: readonly LoopRound[], pointsPerRound: number): LoopRound[] {
   return rounds.filter(r => r.finishedAt !== null && r.points.length === pointsPerRound)
@@ -161,7 +158,7 @@ export function completeRounds(rounds: readonly LoopRound[], pointsPerRound: num
 export function loopTracking(points: readonly ProgramPoint[], tracking: readonly ProgramTracking[], rounds: readonly LoopRound[]): LoopTracking[] {
   return tracking.map(t => {
     const p = points.find(q => selects(t, q))!
-    return {id: t.id, label: t.label, metric: t.metric, pointIndex: p.index, series: rounds.map(r => metricOf(r.points[p.index], t.metric))}
+    return {id: t.id, label: t.label, metric: t.metric, pointIndex: p.index, series: rounds.map(r => r.points[p.index][t.metric])}
   })
 }
 

@@ -9,7 +9,7 @@ import type {TopLevelSpec} from 'vega-lite'
 import type {VariableEvaluation} from '../../steady-state/evaluate.js'
 import type {RunManifest} from '../../store/types.js'
 import type {PhaseResult, ProgramResults} from '../../program/results.js'
-import {blockSizeLabel, formatBytes} from '../../units.js'
+import {formatBytes} from '../../units.js'
 import {fmtInstant} from '../format.js'
 import {appendixDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from '../model.js'
 
@@ -83,6 +83,17 @@ export function loopSteadyText(p: Extract<PhaseResult, {kind: 'loop'}>): {text: 
 /** The determination block of one tracking variable (digest B §3.2), in the variable's unit. */
 export function programDetermination(v: VariableEvaluation, label: string, unit: string, scale: number, pctData: number, pctSlope: number, decimals = 3): Determination {
   return determination(v, label, pctData, pctSlope, {unit, scale, decimals, fitUnit: true})
+}
+
+/** The determination block of a loop's tracking variable, with the excursion limits the run recorded (results criteria). */
+export function loopDetermination(loop: Extract<PhaseResult, {kind: 'loop'}>, v: VariableEvaluation, label: string, unit: string, scale: number, decimals = 3): Determination {
+  return programDetermination(v, label, unit, scale, loop.criteria.maxDataExcursionPct, loop.criteria.maxSlopeExcursionPct, decimals)
+}
+
+/** The shaded measurement window of a loop on a per-round chart, or undefined before there is one. */
+export function windowBand(loop: Extract<PhaseResult, {kind: 'loop'}> | undefined): {from: number; to: number; label: string} | undefined {
+  const ss = loop?.steadyState
+  return ss && ss.fromRound !== null && ss.toRound !== null ? {from: ss.fromRound - 0.5, to: ss.toRound + 0.5, label: 'window'} : undefined
 }
 
 export function programHeader(input: ProgramReportInput, section: ProgramSection): ReportHeader {
@@ -182,5 +193,3 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
   }
 }
 
-/** Block size label of a step (a bssplit mix reads "CBW mix"). */
-export const bsText = (bs: number | null): string => (bs === null ? 'CBW mix' : blockSizeLabel(bs))

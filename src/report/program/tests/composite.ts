@@ -11,13 +11,12 @@
  * (digest Part A 6, B §8 item 12). The tracked TC/QD and the matrix come from the stored points,
  * never from literals here.
  */
-import type {VariableEvaluation} from '../../../steady-state/evaluate.js'
 import {blockSizeLabel, mixLabel} from '../../../units.js'
 import type {LoopWindowAverage, OperatingPoint, PhaseResult, StepResult} from '../../../program/results.js'
 import {fixed, fmtIops, fmtMBps, fmtMs} from '../../format.js'
 import type {TableData} from '../../model.js'
 import {closeupChart, demandIntensityChart, dualAxisChart, histogramChart, lineChart, type XYRow} from '../charts.js'
-import {loopSteadyText, phasesOf, programDetermination, TEST_TITLES, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
+import {loopSteadyText, phasesOf, loopDetermination, windowBand, TEST_TITLES, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 
 type Loop = Extract<PhaseResult, {kind: 'loop'}>
 type OpPhase = Extract<PhaseResult, {kind: 'operating-points'}>
@@ -39,12 +38,7 @@ export function patternLabel(workloadLabel: string | null): string | null {
   return workloadLabel.replace(/\s*\((default|operator choice)\)\s*$/i, '').trim()
 }
 
-/** Allowed excursion as a percent of the average (the spec's 20% / 10%, read back from the evaluation). */
-const pctOf = (allowed: number, avg: number, fallback: number) => (avg > 0 && Number.isFinite(allowed) ? Math.round(100 * allowed / avg) : fallback)
 
-function determination(v: VariableEvaluation, label: string) {
-  return programDetermination(v, label, 'IOPS', 1, pctOf(v.allowedDataExcursion, v.average, 20), pctOf(v.allowedSlopeExcursion, v.average, 10), 0)
-}
 
 /** The stimulus of a step without its TC/QD: "RND 8KiB R/W 65/35", "CBW mix R/W 40/60". */
 function stimulusOf(s: {readPct: number; blockSizeBytes: number | null}, mixName: string): string {
@@ -56,7 +50,7 @@ function stepRow(name: string, s: StepResult, mixName: string): {label: string; 
 }
 const STEP_COLUMNS = ['Step', 'Stimulus', 'TC/QD', 'Runtime (s)', 'IOPS', 'MB/s', 'ART (ms)', 'MRT (ms)']
 
-const band = (l: Loop) => (l.steadyState.fromRound !== null && l.steadyState.toRound !== null ? {from: l.steadyState.fromRound - 0.5, to: l.steadyState.toRound + 0.5, label: 'window'} : undefined)
+const band = windowBand
 const doneRounds = (l: Loop) => l.rounds.filter(x => x.finishedAt !== null)
 
 function noData(title: string, why: string): ProgramPageSpec {
@@ -112,7 +106,7 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
   const t2 = `${prefix}PC Steady State Check - ${pcPoint ? tcqd(pcPoint) : 'n/a'}`
   const pcVar = pc?.steadyState.variables[0]
   if (pcVar) {
-    const d = determination(pcVar, `${pcStimulus} ${pcPoint ? tcqd(pcPoint) : ''}`.trim())
+    const d = loopDetermination(pc!, pcVar, `${pcStimulus} ${pcPoint ? tcqd(pcPoint) : ''}`.trim(), 'IOPS', 1, 0)
     pages.push({kind: 'closeup', title: t2, chart: closeupChart(d, 'IOPS'), determination: d})
   } else pages.push(noData(t2, `No steady-state determination: the preconditioning loop has fewer complete rounds than the 5-round window (${pcSs.text}).`))
 
@@ -138,7 +132,7 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
   const t5 = `${prefix}DV Steady State Check - ${trackLabel}`
   const dvVar = dv?.steadyState.variables[0]
   if (dvVar) {
-    const d = determination(dvVar, `${stimulus} ${trackLabel}`)
+    const d = loopDetermination(dv!, dvVar, `${stimulus} ${trackLabel}`, 'IOPS', 1, 0)
     pages.push({kind: 'closeup', title: t5, chart: closeupChart(d, 'IOPS'), determination: d})
   } else pages.push(noData(t5, `No steady-state determination: the demand-variation loop has fewer complete rounds than the 5-round window (${dvSs.text}).`))
 

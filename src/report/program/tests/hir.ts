@@ -9,7 +9,7 @@ import type {PhaseResult} from '../../../program/results.js'
 import {formatDuration} from '../../../units.js'
 import {fixed, fmtIops} from '../../format.js'
 import {closeupChart, lineChart, segmentedLineChart, type SegmentRow} from '../charts.js'
-import {loopSteadyText, phasesOf, programDetermination, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
+import {loopDetermination, loopSteadyText, phasesOf, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 
 type Bursts = Extract<PhaseResult, {kind: 'bursts'}>
 type Series = Extract<PhaseResult, {kind: 'series'}>
@@ -53,12 +53,12 @@ export function hirPages(input: ProgramReportInput): ProgramSection {
   if (loop && track) {
     const rounds = loop.evaluations.map(e => e.round)
     const rows = track.series.map((y, i) => ({x: rounds[i] ?? i + 1, y, series: shortLabel}))
-    const band = loop.steadyState.fromRound !== null ? {from: loop.steadyState.fromRound - 0.5, to: loop.steadyState.toRound! + 0.5, label: 'window'} : undefined
+    const band = windowBand(loop)
     pages.push({kind: 'chart', title: 'HIR - Pre-Conditioning IOPS Plot', chart: lineChart(rows, {xTitle: 'Round', yTitle: 'IOPS', xTicks: rounds, band, yFormat: ',.0f'}),
       note: `Tracking variable: ${trackLabel}, one value per round of ${loop.rounds[0]?.points.length ?? 0} x ${p.pointSeconds} s; shaded: measurement window ${ss.text}.`})
     const v = loop.steadyState.variables[0]
     if (v) {
-      const d = programDetermination(v, shortLabel.replace(/\s*IOPS$/, ''), 'IOPS', 1, 20, 10, 0)
+      const d = loopDetermination(loop, v, shortLabel.replace(/\s*IOPS$/, ''), 'IOPS', 1, 0)
       pages.push({kind: 'closeup', title: 'HIR - Pre-Conditioning Steady State Measurement Plot', chart: closeupChart(d, 'IOPS'), determination: d})
     }
   }

@@ -10,7 +10,7 @@
 import {blockSizeLabel, mixLabel} from '../../../units.js'
 import {fixed, fmtIops, fmtMs} from '../../format.js'
 import {closeupChart, heatmapChart, histogramChart, lineChart} from '../charts.js'
-import {loopSteadyText, phasesOf, programDetermination, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
+import {loopDetermination, loopSteadyText, phasesOf, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 import type {LoopWindowAverage} from '../../../program/results.js'
 
 /** Revisions whose LAT report has ART and MRT only (digest B §5.3 "Metrics per point", page 4). */
@@ -40,7 +40,7 @@ export function latPages(input: ProgramReportInput): ProgramSection {
   const window = ss.text
   const from = loop?.steadyState.fromRound ?? null
   const to = loop?.steadyState.toRound ?? null
-  const band = from !== null && to !== null ? {from: from - 0.5, to: to + 0.5, label: 'window'} : undefined
+  const band = windowBand(loop)
   const ticks = rounds.map(x => x.round)
   const tc = points[0]?.threadCount ?? 1
   const qd = points[0]?.queueDepth ?? 1
@@ -63,8 +63,7 @@ export function latPages(input: ProgramReportInput): ProgramSection {
   // 3. Measurement window of the tracking variable, with the determination data (digest B §3.2).
   for (const v of loop?.steadyState.variables ?? []) {
     const t = loop!.tracking.find(x => x.id === v.id)
-    const pct = (allowed: number, dflt: number) => (v.average > 0 ? Math.round(allowed / v.average * 100) : dflt)
-    const d = programDetermination(v, t?.label ?? 'RND 4KiB R/W 0/100 ART', 'ms', 1e-6, pct(v.allowedDataExcursion, 20), pct(v.allowedSlopeExcursion, 10), 3)
+    const d = loopDetermination(loop!, v, t?.label ?? 'RND 4KiB R/W 0/100 ART', 'ms', 1e-6, 3)
     const bs = loop!.rounds[0]?.points[t?.pointIndex ?? -1]?.blockSizeBytes
     pages.push({kind: 'closeup', title: `LAT - Steady State Measurement Window - RND/${bs ? blockSizeLabel(bs) : '4KiB'}`, chart: closeupChart(d, 'ms', 1e-6), determination: d})
   }

@@ -2,7 +2,7 @@
 import {blockSizeLabel} from '../../../units.js'
 import {fixed, fmtMBps} from '../../format.js'
 import {barChart, closeupChart, lineChart} from '../charts.js'
-import {loopSteadyText, phasesOf, programDetermination, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
+import {loopDetermination, loopSteadyText, phasesOf, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 
 export function tpPages(input: ProgramReportInput): ProgramSection {
   const r = input.results
@@ -18,14 +18,14 @@ export function tpPages(input: ProgramReportInput): ProgramSection {
     const ss = loopSteadyText(l)
     const window = ss.text
     const series = (readPct: number) => l.rounds.filter(x => x.finishedAt).map(x => ({x: x.round, y: (x.points.find(q => q.readPct === readPct)?.bwBytesPerSec ?? 0) / 1e6, series: `SEQ ${bs} ${readPct === 0 ? 'W' : 'R'}`}))
-    const band = l.steadyState.fromRound !== null ? {from: l.steadyState.fromRound - 0.5, to: l.steadyState.toRound! + 0.5, label: 'window'} : undefined
+    const band = windowBand(l)
     const ticks = l.rounds.map(x => x.round)
     pages.push({kind: 'chart', title: `TP - SS Convergence - Write ${bs}`, chart: lineChart(series(0), {xTitle: 'Round', yTitle: 'MB/s (SEQ write)', xTicks: ticks, band}),
       note: `SEQ ${bs} R/W 0/100 throughput per round (decimal MB/s); shaded: measurement window ${window}.`})
     pages.push({kind: 'chart', title: `TP - SS Convergence - Read ${bs}`, chart: lineChart(series(100), {xTitle: 'Round', yTitle: 'MB/s (SEQ read)', xTicks: ticks, band}),
       note: `SEQ ${bs} R/W 100/0 throughput per round (decimal MB/s).`})
     for (const v of l.steadyState.variables) {
-      const d = programDetermination(v, `SEQ ${bs} W`, 'MB/s', 1e-6, 20, 10, 2)
+      const d = loopDetermination(l, v, `SEQ ${bs} W`, 'MB/s', 1e-6, 2)
       pages.push({kind: 'closeup', title: `TP - Steady State Measurement Window - SEQ/${bs}`, chart: closeupChart(d, 'MB/s', 1e-6), determination: d})
     }
     const wa = (rp: number) => l.windowAverages.find(w => w.readPct === rp)
