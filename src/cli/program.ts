@@ -112,7 +112,8 @@ export function programPlanText(plan: ProgramPlan, targetLabel: string, refusals
 export function programPlanJobs(plan: ProgramPlan): Record<string, string> {
   const jobs: Record<string, string> = {}
   plan.phases.forEach((ph, pi) => {
-    const seed = stepSeed(plan.options.seed, pi, 1, 0)
+    // the seeds the run uses: round 1 point 1 of a loop, the first (or only) step of every other phase
+    const seed = stepSeed(plan.options.seed, pi, ph.kind === 'loop' ? 1 : 0, 0)
     if (ph.kind === 'wipc') jobs[ph.id] = programWipcJob(plan, ph, seed)
     if (ph.kind === 'loop') jobs[ph.id] = programJob(plan, {comment: `${ph.id} round 1 point 1: ${ph.points[0].label}`, section: ph.points[0].id, workload: ph.points[0], seconds: ph.pointSeconds, seed})
     if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})

@@ -10,7 +10,7 @@
  * its start; a cut series continues with its next sample; the interruption is a deviation).
  */
 import type {KeyObject} from 'node:crypto'
-import {existsSync, mkdirSync, readFileSync, renameSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {EXIT, FioFailedError, PtsError} from '../errors.js'
 import {FioEngine, type StartedJob} from '../engine/fio.js'
@@ -20,9 +20,8 @@ import {runPurge, type PurgeChoice} from '../device/purge.js'
 import {Progress} from '../progress.js'
 import {InterruptedError} from '../run/run-test.js'
 import {identityText} from '../run/identity.js'
-import {applyWriteCache, sealRun, stopOnSignals} from '../run/session.js'
+import {applyWriteCache, openRun, recordInterruption, resumeHousekeeping, sealRun, stopOnSignals} from '../run/session.js'
 import {removeSignature} from '../store/integrity.js'
-import {RunLock} from '../store/lock.js'
 import {RunStore} from '../store/run-store.js'
 import type {RunManifest} from '../store/types.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
@@ -65,7 +64,8 @@ type Step =
   | {kind: 'pre'; round: number}
   | {kind: 'point'; round: number; index: number}
   | {kind: 'sample'; index: number}
-  | {kind: 'bursts'}
+  /** The one fio job of a bursts or histogram phase. */
+  | {kind: 'single'}
   | {kind: 'op-pre'; op: number}
   | {kind: 'op-measure'; op: number}
 
@@ -147,8 +147,7 @@ export function summarizeProgram(runDir: string, m: RunManifest, r: ProgramResul
 
 export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary> {
   const {plan, progress} = inp
-  const store = inp.resume ? new RunStore(inp.runDir) : RunStore.create(inp.runDir)
-  const lock = RunLock.acquire(inp.runDir, inp.target.path, `${inp.target.kind}-${inp.target.path}`)
+  const {store, lock} = openRun(inp.runDir, inp.target, inp.resume !== undefined)
   const manifest = inp.resume ? inp.resume.manifest : initialManifest(inp)
   const results = inp.resume ? inp.resume.results : initialProgramResults(plan, inp.runId)
   const save = () => store.saveProgramResults(results)
@@ -189,7 +188,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
    * Run the steps of one phase as a pipeline: each step's successor is started ahead (gated)
    * and released by the step's end (autoRelease) or after onDone decided to go on.
    */
-  const pipeline = async (phaseIndex: number, first: Step, successor: (s: Step) => Step | null, autoRelease: (s: Step) => boolean,
+  const pipeline = async (first: Step, successor: (s: Step) => Step | null, autoRelease: (s: Step) => boolean,
     job: (s: Step) => {rel: string; text: (hooks: ReturnType<FioEngine['hooks']>) => string; threads: number; format?: 'json' | 'json+'},
     onDone: (s: Step, m: Measurement, text: string, t: {startNs: bigint; endNs: bigint}, rel: string) => 'continue' | 'stop') => {
     const LOOKAHEAD = 2
@@ -206,7 +205,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     }
     let cur = await launch(first, false)
     const queue: Array<Awaited<ReturnType<typeof launch>>> = []
-    const cancelQueued = async () => { for (const q of queue.splice(0)) await q.job.cancel() }
+    // a job cancelled before it ran leaves no job file behind (it is not part of the run)
+    const cancelQueued = async () => { for (const q of queue.splice(0)) { await q.job.cancel(); rmSync(store.path(`${q.rel}.fio`), {force: true}) } }
     for (;;) {
       let last = queue.at(-1)?.step ?? cur.step
       while (queue.length < LOOKAHEAD) {
@@ -242,14 +242,13 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       save()
       const next = queue.shift()
       if (decision === 'stop' || !next) {
-        if (next) await next.job.cancel()
+        if (next) { await next.job.cancel(); rmSync(store.path(`${next.rel}.fio`), {force: true}) }
         await cancelQueued()
         return
       }
       next.job.release()
       cur = next
     }
-    void phaseIndex
   }
 
   const stepResult = (index: number, id: string, w: ResolvedWorkload & {label: string}, m: Measurement, t: {startNs: bigint; endNs: bigint}, seed: number, rel: string): StepResult => ({
@@ -303,7 +302,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
 
       if (phase.kind === 'wipc' && res.kind === 'wipc') {
         progress.update({phase: `${phase.id}: SEQ ${blockSizeLabel(phase.blockSizeBytes)} writes, ${formatBytes(phase.totalBytes)}`, etaSec: whole}, true)
-        await pipeline(pi, {kind: 'wipc'}, () => null, () => false,
+        await pipeline({kind: 'wipc'}, () => null, () => false,
           () => ({rel: base, threads: phase.slices.length, text: h => programWipcJob(plan, phase, stepSeed(plan.options.seed, pi, 0, 0), h)}),
           (_s, m, _text, t, rel) => {
             Object.assign(res, {writtenBytes: m.writeBytes, bwBytesPerSec: m.writeBwBytesPerSec, runtimeSec: m.runtimeSec, startedAt: nsToIso(t.startNs), finishedAt: nsToIso(t.endNs), raw: {json: `${rel}.json`, job: `${rel}.fio`}})
@@ -344,7 +343,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
               text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} round ${round} point ${p.index + 1}/${n}: ${p.label}`, section: p.id, workload: p, seconds: phase.pointSeconds, seed: stepSeed(plan.options.seed, pi, round, p.index)}, h)}
           }
           progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
-          await pipeline(pi, firstOf(startRound), successor, autoRelease, job, (s, m, _text, t, rel) => {
+          await pipeline(firstOf(startRound), successor, autoRelease, job, (s, m, _text, t, rel) => {
             const round = (s as {round: number}).round
             let r = res.rounds.find(x => x.round === round)
             if (!r) { r = {round, startedAt: nsToIso(t.startNs), finishedAt: null, preRound: null, points: []}; res.rounds.push(r) }
@@ -386,7 +385,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
               text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} sample ${i + 1}/${phase.maxSamples}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}`, section: phase.id, workload: w, seconds: phase.sampleSeconds, seed: stepSeed(plan.options.seed, pi, 0, i)}, h)}
           }
           progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
-          await pipeline(pi, {kind: 'sample', index: res.samples.length}, s => ((s as {index: number}).index + 1 < phase.maxSamples ? {kind: 'sample', index: (s as {index: number}).index + 1} : null), () => true, job,
+          await pipeline({kind: 'sample', index: res.samples.length}, s => ((s as {index: number}).index + 1 < phase.maxSamples ? {kind: 'sample', index: (s as {index: number}).index + 1} : null), () => true, job,
             (s, m, _text, t, rel) => {
               const i = (s as {index: number}).index
               res.writtenBytes += m.writeBytes
@@ -411,9 +410,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       if (phase.kind === 'bursts' && res.kind === 'bursts') {
         const w = phase.workload
         const logPrefix = store.path(`${base}/bursts`)
-        mkdirSync(dirname(logPrefix), {recursive: true})
         progress.update({phase: `${phase.id}: ${phase.title}: ${phase.repeats} x (${formatDuration(phase.burstSeconds)} writes + ${formatDuration(phase.idleSeconds)} idle)`, etaSec: whole}, true)
-        await pipeline(pi, {kind: 'bursts'}, () => null, () => false,
+        await pipeline({kind: 'single'}, () => null, () => false,
           () => ({rel: `${base}/bursts`, threads: w.threadCount,
             text: h => programJob(plan, {comment: `${phase.id}: Wait State ${phase.waitState}`, section: phase.id, workload: w, seconds: 0, seed: stepSeed(plan.options.seed, pi, 0, 0),
               bursts: {burstSeconds: phase.burstSeconds, idleSeconds: phase.idleSeconds, repeats: phase.repeats, logAvgMsec: phase.logAvgMsec, iopsLogPrefix: logPrefix}}, h)}),
@@ -433,7 +431,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       if (phase.kind === 'histogram' && res.kind === 'histogram') {
         const w = phase.workload
         progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
-        await pipeline(pi, {kind: 'bursts'}, () => null, () => false,
+        await pipeline({kind: 'single'}, () => null, () => false,
           () => ({rel: `${base}/histogram`, threads: w.threadCount, format: 'json+' as const,
             text: h => programJob(plan, {comment: `${phase.id}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, response-time histogram`, section: phase.id, workload: w, seconds: phase.seconds, seed: stepSeed(plan.options.seed, pi, 0, 0)}, h)}),
           (_s, m, text, t, rel) => {
@@ -475,7 +473,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             return {rel: `${base}/${role}-histogram`, threads: w.threadCount, format: 'json+' as const,
               text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} ${role} IOPS point: ${w.label}, response-time histogram`, section: `${role}-histogram`, workload: w, seconds: phase.measureSeconds, seed: stepSeed(plan.options.seed, pi, op, 1)}, h)}
           }
-          await pipeline(pi, {kind: 'op-pre', op: firstOp},
+          await pipeline({kind: 'op-pre', op: firstOp},
             s => (s.kind === 'op-pre' ? {kind: 'op-measure', op: s.op} : s.kind === 'op-measure' && s.op + 1 < res.points.length ? {kind: 'op-pre', op: s.op + 1} : null),
             s => s.kind === 'op-pre', job,
             (s, m, text, t, rel) => {
@@ -519,21 +517,21 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
  */
 export function prepareProgramResume(store: RunStore, manifest: RunManifest, results: ProgramResults, interruption: {lastActivityAt: string; status: string}): void {
   const now = new Date()
-  const cut = `raw/cut-${now.toISOString().replace(/[:.]/g, '')}`
-  const setAside = (rel: string) => {
-    if (!existsSync(store.path(rel))) return
-    mkdirSync(store.path(dirname(`${cut}/${rel.slice(4)}`)), {recursive: true})
-    renameSync(store.path(rel), store.path(`${cut}/${rel.slice(4)}`))
-  }
+  const {setAside} = resumeHousekeeping(store, now)
   let where = 'at the start of the next phase'
   results.phases.forEach((r, pi) => {
     if (r.status !== 'running' && r.status !== 'failed') return
     const base = `raw/${pad(pi + 1, 2)}-${r.id}`
     r.status = 'pending'
     if (r.kind === 'loop') {
-      const cutRounds = r.rounds.filter(x => x.finishedAt === null)
-      for (const x of cutRounds) setAside(`${base}/round-${pad(x.round, 2)}`)
       r.rounds = r.rounds.filter(x => x.finishedAt !== null)
+      // every round directory that is not a complete round: the cut one, and any started ahead
+      if (existsSync(store.path(base))) {
+        for (const d of readdirSync(store.path(base))) {
+          const m = /^round-(\d+)$/.exec(d)
+          if (m && !r.rounds.some(x => x.round === Number(m[1]))) setAside(`${base}/${d}`)
+        }
+      }
       where = `${r.id}: round ${r.rounds.length + 1} re-run from its start`
     } else if (r.kind === 'series') {
       where = `${r.id}: continuing with sample ${r.samples.length + 1}`
@@ -548,11 +546,7 @@ export function prepareProgramResume(store: RunStore, manifest: RunManifest, res
       where = `${r.id} re-run`
     }
   })
-  const idleSec = (now.getTime() - Date.parse(interruption.lastActivityAt)) / 1000
-  manifest.deviations.push(`run ${interruption.status === 'running' ? 'crashed or was killed' : interruption.status} after ${interruption.lastActivityAt}; resumed ${now.toISOString()} after ${Math.round(idleSec)} s idle; ${where}`)
-  const reason = 'the run was interrupted and resumed (idle time between steps)'
-  if (!manifest.compliance.reasons.includes(reason)) manifest.compliance.reasons.push(reason)
-  manifest.compliance.compliant = false
+  recordInterruption(manifest, interruption, now, where, 'the run was interrupted and resumed (idle time between steps)')
   results.status = 'running'
   manifest.status = 'running'
   manifest.finishedAt = null

@@ -3,7 +3,7 @@
  * rounds in the spec's loop order until steady state or the round limit (digest B §4).
  * results.json is rewritten (atomically) after every test point; manifest.json at every phase.
  */
-import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
+import {readdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {FioFailedError, PtsError, EXIT} from '../errors.js'
 import {FioEngine, type StartedJob} from '../engine/fio.js'
@@ -12,10 +12,9 @@ import {FioOutputError, parseFioJson} from '../engine/parse.js'
 import {pointSeed, type Plan, type TestPoint} from '../spec/expand.js'
 import {conclude} from '../store/results.js'
 import {RunStore} from '../store/run-store.js'
-import {RunLock} from '../store/lock.js'
 import {removeSignature} from '../store/integrity.js'
 import {identityText} from './identity.js'
-import {applyWriteCache, sealRun, stopOnSignals} from './session.js'
+import {applyWriteCache, openRun, recordInterruption, resumeHousekeeping, sealRun, stopOnSignals} from './session.js'
 import type {KeyObject} from 'node:crypto'
 import type {PointResult, RunManifest, RunResults} from '../store/types.js'
 import type {ResolvedTarget} from '../device/target.js'
@@ -175,14 +174,7 @@ export function summarize(runDir: string, m: RunManifest, r: RunResults, pointsP
 
 export async function runTest(inp: RunInputs): Promise<RunSummary> {
   const {plan, progress} = inp
-  const store = inp.resume ? new RunStore(inp.runDir) : RunStore.create(inp.runDir)
-  let lock: RunLock
-  try {
-    lock = RunLock.acquire(inp.runDir, inp.target.path, `${inp.target.kind}-${inp.target.path}`)
-  } catch (error) {
-    if (!inp.resume) rmSync(inp.runDir, {recursive: true, force: true}) // just created, still empty
-    throw error
-  }
+  const {store, lock} = openRun(inp.runDir, inp.target, inp.resume !== undefined)
   const manifest = inp.resume ? inp.resume.manifest : initialManifest(inp)
   const results = inp.resume ? inp.resume.results : initialResults(inp)
   const event = (name: string, detail: string) => {
@@ -318,7 +310,8 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
     if (step.kind === 'wipc') progress.update({phase: `WIPC: SEQ ${blockSizeLabel(plan.wipc.blockSizeBytes)} writes, ${formatBytes(plan.wipc.totalBytes)} (${plan.options.wipcMultiple}x ActiveRange), TC ${plan.options.threadCount}/QD ${plan.options.queueDepth}`}, true)
     let current = await launch(step, false)
     const queue: Array<{step: Step; job: StartedJob}> = []
-    const cancelQueued = async () => { for (const q of queue.splice(0)) await q.job.cancel() }
+    // a job cancelled before it ran leaves no job file behind (it is not part of the run)
+    const cancelQueued = async () => { for (const q of queue.splice(0)) { await q.job.cancel(); rmSync(store.path(`${rel(q.step)}.fio`), {force: true}) } }
     for (;;) {
       let last: Step = queue.at(-1)?.step ?? step
       while (queue.length < LOOKAHEAD) {
@@ -445,24 +438,8 @@ export async function runTest(inp: RunInputs): Promise<RunSummary> {
  */
 export function prepareResume(store: RunStore, manifest: RunManifest, results: RunResults, r: ResumeState, pointsPerRound: number): void {
   const now = new Date()
-  const cutDir = `raw/cut-${now.toISOString().replace(/[:.]/g, '')}`
-  const setAside = (rel: string) => {
-    if (!existsSync(store.path(rel))) return
-    mkdirSync(store.path(cutDir), {recursive: true})
-    renameSync(store.path(rel), store.path(`${cutDir}/${rel.replace(/^raw\//, '')}`))
-  }
-  // Unfinished fio outputs of the killed run are never measurements.
-  const dropPartials = (dir: string) => {
-    if (!existsSync(store.path(dir))) return
-    for (const f of readdirSync(store.path(dir), {withFileTypes: true})) {
-      if (f.isDirectory()) dropPartials(`${dir}/${f.name}`)
-      else if (f.name.endsWith('.partial') || f.name.endsWith('.tmp')) rmSync(store.path(`${dir}/${f.name}`), {force: true})
-    }
-  }
-  dropPartials('raw')
-  for (const f of readdirSync(store.dir)) if (f.endsWith('.tmp')) rmSync(store.path(f), {force: true})
+  const {cutDir, setAside} = resumeHousekeeping(store, now)
   const pad2 = (x: number) => String(x).padStart(2, '0')
-  const idleSec = Math.max(0, (now.getTime() - Date.parse(r.interruption.lastActivityAt)) / 1000)
   if (r.restartFromPurge) {
     for (const round of results.rounds) setAside(`raw/round-${pad2(round.round)}`)
     if (results.wipc) { setAside('raw/wipc.fio'); setAside('raw/wipc.json') }
@@ -481,11 +458,7 @@ export function prepareResume(store: RunStore, manifest: RunManifest, results: R
     }
     if (!results.wipc) { setAside('raw/wipc.fio'); setAside('raw/wipc.json') }
     const where = results.wipc ? `round ${complete.length + 1} re-run from its start${cut.length ? ` (${cut[0].points.length} points of the cut round set aside in ${cutDir})` : ''}` : 'WIPC re-run'
-    const deviation = `run ${r.interruption.status === 'running' ? 'crashed or was killed' : r.interruption.status} after ${r.interruption.lastActivityAt}; resumed ${now.toISOString()} after ${Math.round(idleSec)} s idle; ${where}`
-    manifest.deviations.push(deviation)
-    const reason = 'the run was interrupted and resumed (idle time between rounds)'
-    if (!manifest.compliance.reasons.includes(reason)) manifest.compliance.reasons.push(reason)
-    manifest.compliance.compliant = false
+    recordInterruption(manifest, r.interruption, now, where, 'the run was interrupted and resumed (idle time between rounds)')
   }
   results.status = 'running'
   results.steadyState = {verdict: 'pending', fromRound: null, toRound: null, variables: []}

@@ -10,7 +10,10 @@ import type {FioEngine, StartedJob} from '../engine/fio.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {getWriteCache, setWriteCache, type WriteCacheState} from '../device/write-cache.js'
 import {computeSeal, writeSignature} from '../store/integrity.js'
-import type {RunStore} from '../store/run-store.js'
+import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
+import {dirname} from 'node:path'
+import {RunLock} from '../store/lock.js'
+import {RunStore} from '../store/run-store.js'
 import type {RunManifest} from '../store/types.js'
 
 type Event = (name: string, detail: string) => void
@@ -76,4 +79,48 @@ export function stopOnSignals(engine: FioEngine, live: ReadonlySet<StartedJob>, 
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   return {stopped: () => signal, remove: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal) }}
+}
+
+/** The run directory (new, or the stored one on resume) and its run + device lock; a new directory is removed again when the lock is refused. */
+export function openRun(runDir: string, target: ResolvedTarget, resume: boolean): {store: RunStore; lock: RunLock} {
+  const store = resume ? new RunStore(runDir) : RunStore.create(runDir)
+  try {
+    return {store, lock: RunLock.acquire(runDir, target.path, `${target.kind}-${target.path}`)}
+  } catch (error) {
+    if (!resume) rmSync(runDir, {recursive: true, force: true}) // just created, still empty
+    throw error
+  }
+}
+
+/**
+ * Resume housekeeping shared by both runners: unfinished fio outputs (*.partial) and temp files of
+ * the killed run are removed (never measurements); setAside(rel) moves a cut step's files under
+ * raw/cut-<time>/ (kept for the audit trail).
+ */
+export function resumeHousekeeping(store: RunStore, now: Date): {cutDir: string; setAside: (rel: string) => void} {
+  const drop = (dir: string) => {
+    if (!existsSync(store.path(dir))) return
+    for (const f of readdirSync(store.path(dir), {withFileTypes: true})) {
+      if (f.isDirectory()) drop(`${dir}/${f.name}`)
+      else if (f.name.endsWith('.partial') || f.name.endsWith('.tmp')) rmSync(store.path(`${dir}/${f.name}`), {force: true})
+    }
+  }
+  drop('raw')
+  for (const f of readdirSync(store.dir)) if (f.endsWith('.tmp')) rmSync(store.path(f), {force: true})
+  const cutDir = `raw/cut-${now.toISOString().replace(/[:.]/g, '')}`
+  const setAside = (rel: string) => {
+    if (!existsSync(store.path(rel))) return
+    const to = `${cutDir}/${rel.replace(/^raw\//, '')}`
+    mkdirSync(store.path(dirname(to)), {recursive: true})
+    renameSync(store.path(rel), store.path(to))
+  }
+  return {cutDir, setAside}
+}
+
+/** The interruption as a recorded deviation and compliance reason (digest Part A 7: idle time changes what the drive does). */
+export function recordInterruption(manifest: RunManifest, interruption: {lastActivityAt: string; status: string}, now: Date, where: string, reason: string): void {
+  const idleSec = Math.max(0, (now.getTime() - Date.parse(interruption.lastActivityAt)) / 1000)
+  manifest.deviations.push(`run ${interruption.status === 'running' ? 'crashed or was killed' : interruption.status} after ${interruption.lastActivityAt}; resumed ${now.toISOString()} after ${Math.round(idleSec)} s idle; ${where}`)
+  if (!manifest.compliance.reasons.includes(reason)) manifest.compliance.reasons.push(reason)
+  manifest.compliance.compliant = false
 }
