@@ -6,7 +6,7 @@ import {InvalidDataError, type SchemaProblem} from './errors.js'
 
 const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default
 
-export const SCHEMA_FILES = ['test-spec.schema.json', 'test-program.schema.json', 'run-result.schema.json', 'run-manifest.schema.json', 'audit-result.schema.json', 'program-result.schema.json', 'suite.schema.json'] as const
+export const SCHEMA_FILES = ['test-spec.schema.json', 'test-program.schema.json', 'run-result.schema.json', 'run-manifest.schema.json', 'audit-result.schema.json', 'program-result.schema.json', 'suite.schema.json', 'claims.schema.json', 'verify-result.schema.json'] as const
 export type SchemaName = (typeof SCHEMA_FILES)[number]
 
 export const SCHEMAS_DIR = new URL('../schemas/', import.meta.url)
@@ -26,7 +26,8 @@ export function schemaOf(name: SchemaName): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(name, SCHEMAS_DIR), 'utf8')) as Record<string, unknown>
 }
 
-function validator(name: SchemaName): ValidateFunction {
+/** The compiled validator of a schema (one Ajv instance for every schema of the project). */
+export function validator(name: SchemaName): ValidateFunction {
   let v = compiled.get(name)
   if (!v) {
     v = getAjv().compile(schemaOf(name))

@@ -1,36 +1,14 @@
 /**
  * Validation of claims files (schemas/claims.schema.json) and verify results
- * (schemas/verify-result.schema.json): ajv draft 2020-12 as in src/validate.ts, with messages
- * that name the JSON pointer, what was found and what is expected. Pure apart from reading the
- * two schema files once.
+ * (schemas/verify-result.schema.json) through src/validate.ts (one Ajv instance), with messages
+ * that name the JSON pointer, what was found and what is expected.
  */
-import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
-import addFormatsImport from 'ajv-formats'
-import {readFileSync} from 'node:fs'
+import type {ErrorObject} from 'ajv/dist/2020.js'
 import type {SchemaProblem} from '../errors.js'
-import {SCHEMAS_DIR, toProblems} from '../validate.js'
-
-const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default
+import {check, toProblems, validator} from '../validate.js'
 
 export const CLAIMS_SCHEMA = 'claims.schema.json'
 export const VERIFY_RESULT_SCHEMA = 'verify-result.schema.json'
-type Name = typeof CLAIMS_SCHEMA | typeof VERIFY_RESULT_SCHEMA
-
-let ajv: Ajv2020 | undefined
-const compiled = new Map<Name, ValidateFunction>()
-
-function validator(name: Name): ValidateFunction {
-  let v = compiled.get(name)
-  if (!v) {
-    if (!ajv) {
-      ajv = new Ajv2020({allErrors: true, strict: true})
-      addFormats(ajv)
-    }
-    v = ajv.compile(JSON.parse(readFileSync(new URL(name, SCHEMAS_DIR), 'utf8')) as Record<string, unknown>)
-    compiled.set(name, v)
-  }
-  return v
-}
 
 /** The value at a JSON pointer ("/claims/2/unit") of `data`, or undefined. */
 export function atPointer(data: unknown, pointer: string): unknown {
@@ -97,6 +75,5 @@ export function checkClaims(data: unknown): SchemaProblem[] {
 
 /** Problems of a verify result (empty when valid). */
 export function checkVerifyResult(data: unknown): SchemaProblem[] {
-  const v = validator(VERIFY_RESULT_SCHEMA)
-  return v(data) ? [] : toProblems(v.errors)
+  return check(VERIFY_RESULT_SCHEMA, data)
 }

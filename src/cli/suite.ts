@@ -9,7 +9,8 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {EXIT, PtsError, UsageError} from '../errors.js'
 import {runTool, whichPath} from '../proc.js'
-import {REVISION_LABELS, TEST_TITLES} from '../report/program/model.js'
+import {TEST_TITLES} from '../report/program/model.js'
+import {revisionLabel} from '../spec/types.js'
 import {revisionDir, SPECS_DIR} from '../spec/load.js'
 import {readStoredProgram, readStoredRun, storedRunKind} from '../store/read.js'
 import {phaseDetail} from '../program/run.js'
@@ -98,7 +99,7 @@ export function contentsHtml(s: SuiteManifest, rows: Array<{test: string; status
 .contents h1{font-size:20px;margin:0 0 6px} .contents table{width:100%;border-collapse:collapse;font-size:11px} .contents td,.contents th{border:1px solid #999;padding:4px 6px;text-align:left;vertical-align:top} .contents .num{text-align:right;white-space:nowrap}</style></head>
 <body><section class="page contents"><div class="body">
 <h1>SNIA Solid State Storage Performance Test Specification: test suite</h1>
-<p><b>Revision:</b> ${esc(REVISION_LABELS[s.revision] ?? s.revision)} &nbsp; <b>Device:</b> ${esc(s.device)} &nbsp; <b>Suite:</b> ${esc(s.suiteId)}</p>
+<p><b>Revision:</b> ${esc(revisionLabel(s.revision))} &nbsp; <b>Device:</b> ${esc(s.device)} &nbsp; <b>Suite:</b> ${esc(s.suiteId)}</p>
 <p><b>Started:</b> ${esc(s.createdAt)} &nbsp; <b>Finished:</b> ${esc(s.finishedAt ?? 'not finished')} &nbsp; <b>Status:</b> ${esc(s.status)}</p>
 <h2>Contents</h2>
 <table><tr><th>Test</th><th>Id</th><th>Status</th><th>Result</th><th>Pages</th></tr>

@@ -15,6 +15,7 @@
  *   0/100 -> 100/0.
  */
 import type {RunManifest, RunResults, WindowAverage} from '../store/types.js'
+import {revisionLabel} from '../spec/types.js'
 import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
 import {fixed, fmtInstant, pointLabel} from '../report/format.js'
 import {bodyBudgetMm, CONTENT_MM, H2_MM, headerMm, matrixTableMm, paragraphMm, sideRowMm, tablesPerPage, textLines} from './layout.js'
@@ -35,8 +36,6 @@ export interface CompareOptions {
   toolVersion?: string
 }
 
-export const REVISION_LABELS: Record<string, string> = {'2.0.2': 'PTS 2.0.2', 'pts-e-1.1': 'PTS-E 1.1', 'pts-c-1.2': 'PTS-C 1.2'}
-export const revisionLabel = (rev: string): string => REVISION_LABELS[rev] ?? rev
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
 

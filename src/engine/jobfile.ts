@@ -87,17 +87,27 @@ export function pointJob(plan: Plan, point: TestPoint, round: number, hooks?: Ex
  * each writing its own slice (io_size wraps the slice).
  */
 export function wipcJob(plan: Plan, hooks?: ExecHooks): string {
+  return wipcJobText({
+    header: `pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) WIPC`, ioengine: plan.options.ioengine, targetPath: plan.target.path,
+    blockSizeBytes: plan.wipc.blockSizeBytes, totalBytes: plan.wipc.totalBytes, queueDepth: plan.options.queueDepth,
+    seed: pointSeed(plan.options.seed, 0, 0), slices: plan.wipc.slices, section: 'wipc',
+  }, hooks)
+}
+
+/** The WIPC job text of any test: one section per thread slice (offset, size, io_size), SEQ writes. */
+export function wipcJobText(w: {header: string; ioengine: string; targetPath: string; blockSizeBytes: number; totalBytes: number; queueDepth: number; seed: number
+  slices: ReadonlyArray<{offsetBytes: number; sizeBytes: number; ioSizeBytes: number}>; section: string}, hooks?: ExecHooks): string {
   const lines = [
-    `; pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) WIPC: SEQ ${plan.wipc.blockSizeBytes / 1024}KiB writes, ${plan.wipc.totalBytes} bytes in total`,
-    ...globalSection(plan),
+    `; ${w.header}: SEQ ${w.blockSizeBytes / 1024}KiB writes, ${w.totalBytes} bytes in total`,
+    ...commonGlobal(w.ioengine, w.targetPath),
     'rw=write',
-    `bs=${plan.wipc.blockSizeBytes}`,
-    `iodepth=${plan.options.queueDepth}`,
-    `randseed=${pointSeed(plan.options.seed, 0, 0)}`,
+    `bs=${w.blockSizeBytes}`,
+    `iodepth=${w.queueDepth}`,
+    `randseed=${w.seed}`,
     '',
   ]
-  plan.wipc.slices.forEach((s, i) => {
-    lines.push(`[wipc-t${i + 1}]`, `offset=${s.offsetBytes}`, `size=${s.sizeBytes}`, `io_size=${s.ioSizeBytes}`, ...hookLines(hooks), '')
+  w.slices.forEach((s, i) => {
+    lines.push(`[${w.section}-t${i + 1}]`, `offset=${s.offsetBytes}`, `size=${s.sizeBytes}`, `io_size=${s.ioSizeBytes}`, ...hookLines(hooks), '')
   })
   return lines.join('\n')
 }

@@ -5,7 +5,7 @@
  * random_distribution=zoned (digest B §5.7); HIR bursts as one job with thinktime (host idle
  * inside fio, so the idle time is exact) and an IOPS log per burst.
  */
-import {commonGlobal, fioMs, hookLines, rwFor, type ExecHooks} from '../engine/jobfile.js'
+import {commonGlobal, fioMs, hookLines, rwFor, wipcJobText, type ExecHooks} from '../engine/jobfile.js'
 import {pointSeed} from '../spec/expand.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from './expand.js'
 
@@ -14,7 +14,7 @@ export interface ProgramStepJob {
   comment: string
   section: string
   workload: ResolvedWorkload
-  /** time_based runtime; null with ioBytes (WIPC). */
+  /** time_based runtime in seconds (a bursts job's runtime comes from `bursts`). */
   seconds: number
   seed: number
   /** HIR: write burstSeconds then idle idleSeconds, repeated; IOPS logged to iopsLogPrefix every logAvgMsec. */
@@ -76,19 +76,10 @@ export function programJob(plan: ProgramPlan, step: ProgramStepJob, hooks?: Exec
 
 /** WIPC of a program phase: SEQ writes of exactly totalBytes, one section per thread over its own slice (as IOPS). */
 export function programWipcJob(plan: ProgramPlan, phase: Extract<PlannedPhase, {kind: 'wipc'}>, seed: number, hooks?: ExecHooks): string {
-  const lines = [
-    `; pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${phase.id}: SEQ ${phase.blockSizeBytes / 1024}KiB writes, ${phase.totalBytes} bytes in total`,
-    ...commonGlobal(plan.options.ioengine, plan.target.path),
-    'rw=write',
-    `bs=${phase.blockSizeBytes}`,
-    `iodepth=${phase.queueDepth}`,
-    `randseed=${seed}`,
-    '',
-  ]
-  phase.slices.forEach((s, i) => {
-    lines.push(`[${phase.id}-t${i + 1}]`, `offset=${s.offsetBytes}`, `size=${s.sizeBytes}`, `io_size=${s.ioSizeBytes}`, ...hookLines(hooks), '')
-  })
-  return lines.join('\n')
+  return wipcJobText({
+    header: `pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${phase.id}`, ioengine: plan.options.ioengine, targetPath: plan.target.path,
+    blockSizeBytes: phase.blockSizeBytes, totalBytes: phase.totalBytes, queueDepth: phase.queueDepth, seed, slices: phase.slices, section: phase.id,
+  }, hooks)
 }
 
 /** Seed of a program step: derived from the run seed, the phase's position and the step (recorded with every job). */

@@ -6,7 +6,6 @@
  * runs. claimsDocumentHtml is pure; writeClaimsPdf renders the charts and prints the PDF.
  */
 import Handlebars from 'handlebars'
-import {existsSync} from 'node:fs'
 import {EXIT, PtsError} from '../errors.js'
 import type {VerifyResult} from '../claims/types.js'
 import {claimsPages, type ClaimsPageData} from './claims-page.js'
@@ -80,20 +79,11 @@ ${body}
 
 /** Render the charts, print the document and write it atomically to `out`; returns `out`. Exit 7 (report) on failure. */
 export async function writeClaimsPdf(v: VerifyResult, out: string, heading: string): Promise<string> {
-  const [{claimsSpec}, {renderSvg}, {loadTemplates}, {htmlToPdf, closeBrowser, chromiumPath}, {writeFileAtomic}] = await Promise.all([
-    import('./charts/claims.js'), import('./svg.js'), import('./templates.js'), import('./pdf.js'), import('../store/atomic.js'),
+  const [{claimsSpec}, {loadTemplates}, {htmlToPdf, closeBrowser}, {writeFileAtomic}, {assertChromium, renderCharts}] = await Promise.all([
+    import('./charts/claims.js'), import('./templates.js'), import('./pdf.js'), import('../store/atomic.js'), import('./index.js'),
   ])
-  if (!existsSync(chromiumPath())) {
-    throw new PtsError(`Cannot start Chromium at ${chromiumPath()}: no such file`, EXIT.report, 'install it: apt-get install -y chromium fonts-dejavu-core; or set CHROMIUM_PATH to a Chromium binary')
-  }
-  const svgs: Record<string, string> = {}
-  for (const p of claimsDocPages(v)) {
-    try {
-      svgs[p.chart] = await renderSvg(claimsSpec(p.claims.bars))
-    } catch (error) {
-      throw new PtsError(`Cannot render chart "${p.chart}": ${(error as Error).message}`, EXIT.report)
-    }
-  }
+  await assertChromium()
+  const svgs = await renderCharts(Object.fromEntries(claimsDocPages(v).map(p => [p.chart, claimsSpec(p.claims.bars)])))
   const html = claimsDocumentHtml(loadTemplates(), v, svgs, heading)
   try {
     const pdf = await htmlToPdf(html)

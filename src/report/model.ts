@@ -10,6 +10,7 @@
 import type {VerifyResult} from '../claims/types.js'
 import type {PointResult, RunManifest, RunResults, WindowAverage} from '../store/types.js'
 import type {VariableEvaluation} from '../steady-state/evaluate.js'
+import {revisionLabel} from '../spec/types.js'
 import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
 import {claimsPages, type ClaimsPageData} from './claims-page.js'
 import {fitFormula, fixed, fmtFileBytes, fmtInstant, fmtIops, fmtMBps, pointLabel} from './format.js'
@@ -174,7 +175,6 @@ export interface ReportModel {
 /** Raw-file rows per appendix page (each appendix page carries the full header). */
 export const APPENDIX_ROWS_PER_PAGE = 64
 
-const REVISION_LABELS: Record<string, string> = {'2.0.2': 'PTS 2.0.2', 'pts-e-1.1': 'PTS-E 1.1', 'pts-c-1.2': 'PTS-C 1.2'}
 
 const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
@@ -239,7 +239,7 @@ function buildHeader(m: RunManifest, r: RunResults, ss: ReturnType<typeof steady
   const p = r.parameters
   const id = m.target.identity
   const toio = `TC ${p.threadCount} / QD ${p.queueDepth} (TOIO ${p.threadCount * p.queueDepth})`
-  const revision = REVISION_LABELS[r.revision] ?? r.revision
+  const revision = revisionLabel(r.revision)
   const complete = completeRounds(r)
   const lastRound = complete.length > 0 ? complete[complete.length - 1].round : 0
   const wipc = r.wipc

@@ -15,6 +15,10 @@ export function isTestId(s: string): s is TestId {
   return (TEST_IDS as readonly string[]).includes(s)
 }
 
+/** How reports name a revision ("PTS-E 1.1"). */
+export const REVISION_LABELS: Record<Revision, string> = {'2.0.2': 'PTS 2.0.2', 'pts-e-1.1': 'PTS-E 1.1', 'pts-c-1.2': 'PTS-C 1.2'}
+export const revisionLabel = (rev: string): string => REVISION_LABELS[rev as Revision] ?? rev
+
 export function isRevision(s: string): s is Revision {
   return (REVISIONS as readonly string[]).includes(s)
 }

@@ -6,6 +6,7 @@
  * the model (rendered to SVG by the same pipeline).
  */
 import type {TopLevelSpec} from 'vega-lite'
+import {revisionLabel} from '../../spec/types.js'
 import type {VariableEvaluation} from '../../steady-state/evaluate.js'
 import type {RunManifest} from '../../store/types.js'
 import type {PhaseResult, ProgramResults} from '../../program/results.js'
@@ -61,7 +62,6 @@ export interface ProgramReportModel {
   charts: Record<string, TopLevelSpec>
 }
 
-export const REVISION_LABELS: Record<string, string> = {'2.0.2': 'PTS 2.0.2', 'pts-e-1.1': 'PTS-E 1.1', 'pts-c-1.2': 'PTS-C 1.2'}
 export const TEST_TITLES: Record<string, string> = {tp: 'TP', lat: 'LAT', wsat: 'WSAT', hir: 'HIR', xsr: 'XSR', cbw: 'CBW', ecw: 'ECW', dirth: 'DIRTH', iops: 'IOPS'}
 
 const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
@@ -110,7 +110,7 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     runFinish: fmtInstant(m.finishedAt),
     title: `${TEST_TITLES[r.test] ?? r.test.toUpperCase()} Test - Report Page`,
     subtitle: section.subtitle,
-    revision: REVISION_LABELS[r.revision] ?? r.revision,
+    revision: revisionLabel(r.revision),
     profile: cap(r.profile),
     vendor: none(id.vendor),
     model: none(id.model),

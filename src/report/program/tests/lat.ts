@@ -8,6 +8,7 @@
  * Pure.
  */
 import {blockSizeLabel, mixLabel} from '../../../units.js'
+import {revisionLabel} from '../../../spec/types.js'
 import {fixed, fmtIops, fmtMs} from '../../format.js'
 import {closeupChart, heatmapChart, histogramChart, lineChart} from '../charts.js'
 import {loopDetermination, loopSteadyText, phasesOf, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
@@ -87,7 +88,7 @@ export function latPages(input: ProgramReportInput): ProgramSection {
       ? `5 9s is fio's 99.999th percentile over all IOs of each round, averaged over the window; "IOs" is the total number of IOs behind the ${nRounds || 5} values.` +
         (fewIos ? ` * fewer than ${fixed(FIVE_NINES_MIN_IOS, 0)} IOs per round: that round's 5 9s is close to its maximum and not a meaningful percentile (digest B §8 item 7).` : '') +
         ' IOPS = read + write completions per second (digest Part A 4).'
-      : `${r.revision === 'pts-c-1.2' ? 'PTS-C 1.2' : 'PTS-E 1.1'} reports ART and MRT only (digest B §5.3); the 5 9s and IOPS of every point are in report.csv.`,
+      : `${revisionLabel(r.revision)} reports ART and MRT only (digest B §5.3); the 5 9s and IOPS of every point are in report.csv.`,
   ].join(' ')
   pages.push(full
     ? {kind: 'tables', title: 'LAT - Ave, 5 9s, Max Response Times & IOPS', tables: [tArt, t59, tMrt, tIops], note: tableNote}
