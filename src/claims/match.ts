@@ -29,7 +29,6 @@ import type {
   Claim, ClaimAccess, ClaimOutcome, ClaimsFile, ClaimUnit, MeasuredCondition, MeasurementOrigin, VerifiedRun, Verdict, VerifyResult,
 } from './types.js'
 
-export const DEFAULT_TOLERANCE_PCT = 10
 
 /** The test that measures sequential MB/s and IOPS claims (digest B §5.2). */
 export const TP_TEST = 'Throughput (tp) test, SEQ 128 KiB / 1024 KiB'

@@ -5,9 +5,9 @@
  * suite.json (schemas/suite.schema.json) records the plan and each test's outcome; `pts resume
  * <suite-dir>` continues an interrupted suite.
  */
-import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {join, resolve} from 'node:path'
-import {EXIT, PtsError, UsageError} from '../errors.js'
+import {EXIT, PtsError, UnsafeTargetError, UsageError} from '../errors.js'
 import {runTool, whichPath} from '../proc.js'
 import {TEST_TITLES} from '../report/program/model.js'
 import {revisionLabel} from '../spec/types.js'
@@ -142,7 +142,6 @@ export async function renderSuiteReport(dir: string, s: SuiteManifest, details: 
   }
   const r = runTool([whichPath('pdfunite') ?? 'pdfunite', tmpContents, ...(claims ? [claims.pdf] : []), ...sections.map(x => x.pdf), tmpOut], 300_000)
   if (r.code !== 0) throw new PtsError(`pdfunite failed: ${r.stderr.trim()}`, EXIT.report, 'install poppler-utils')
-  const {renameSync, rmSync} = await import('node:fs')
   renameSync(tmpOut, join(dir, 'suite.pdf'))
   rmSync(tmpContents, {force: true})
   return join(dir, 'suite.pdf')
@@ -215,10 +214,8 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
   }
   const first = [...prepared.values()][0]
   if (first && first.refusals.length > 0) {
-    const {UnsafeTargetError} = await import('../errors.js')
     throw new UnsafeTargetError(first.target.kind === 'file' ? `file:${first.target.path}` : first.target.path, first.refusals, 'nothing was written')
   }
-  const {mkdirSync} = await import('node:fs')
   mkdirSync(dir, {recursive: true})
   s.status = 'running'
   s.finishedAt = null

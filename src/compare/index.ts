@@ -4,18 +4,15 @@
  * Everything comes from the stored runs. Each output is written atomically, so a failure leaves
  * no half-written file.
  */
-import {basename, dirname, extname, join, resolve} from 'node:path'
-import {EXIT, PtsError, UsageError} from '../errors.js'
-import {writeFileAtomic} from '../store/atomic.js'
+import {PtsError, UsageError} from '../errors.js'
 import {loadCompareRuns} from './load.js'
-import {assertChromium, prepareOutputDirs, renderCharts} from '../report/index.js'
+import {assertChromium, documentPaths, prepareOutputDirs, renderCharts, writeOut} from '../report/index.js'
 import {buildCompareModel, checkCompatibility, type CompareModel, type Difference} from './model.js'
 
 export type CompareFormat = 'pdf' | 'html' | 'json'
 export const COMPARE_FORMATS: readonly CompareFormat[] = ['pdf', 'html', 'json']
 
 const NAMES: Record<CompareFormat, string> = {pdf: 'compare.pdf', html: 'compare.html', json: 'compare.json'}
-const EXT: Record<string, CompareFormat> = {'.pdf': 'pdf', '.html': 'html', '.json': 'json'}
 
 /** reports/compare-<UTC timestamp> (the timestamp as in run directories: 2026-12-01T101500Z). */
 export function defaultCompareDir(now: Date): string {
@@ -24,16 +21,7 @@ export function defaultCompareDir(now: Date): string {
 
 /** Where each format goes: a file with a known extension (siblings for the other formats) or a directory. */
 export function compareOutputPaths(formats: readonly CompareFormat[], out: string): Record<CompareFormat, string> {
-  const paths = {} as Record<CompareFormat, string>
-  const target = resolve(out)
-  const ext = extname(target).toLowerCase()
-  if (ext in EXT) {
-    const base = join(dirname(target), basename(target, extname(target)))
-    for (const f of formats) paths[f] = EXT[ext] === f ? target : `${base}.${f}`
-    return paths
-  }
-  for (const f of formats) paths[f] = join(target, NAMES[f])
-  return paths
+  return documentPaths(NAMES, formats, out)
 }
 
 export interface CompareOptions {
@@ -52,13 +40,6 @@ export interface CompareResult {
   samples: boolean
 }
 
-function writeOut(path: string, data: string | Uint8Array): void {
-  try {
-    writeFileAtomic(path, data)
-  } catch (error) {
-    throw new PtsError(`Cannot write ${path}: ${(error as Error).message}`, EXIT.report, 'check that the output directory is writable, or pass another --out')
-  }
-}
 
 export async function renderCompare(runDirs: readonly string[], opts: CompareOptions): Promise<CompareResult & {model: CompareModel}> {
   if (runDirs.length < 2) {
@@ -88,11 +69,11 @@ export async function renderCompare(runDirs: readonly string[], opts: CompareOpt
   if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); result.files.push(paths.json) }
   if (!paths.html && !paths.pdf) return result
 
-  const [{buildCompareChartSpecs}, {renderCompareHtml}, {loadCompareTemplates}] = await Promise.all([
-    import('./charts.js'), import('./html.js'), import('./templates.js'),
+  const [{buildCompareChartSpecs}, {renderHtml}, {loadCompareTemplates}] = await Promise.all([
+    import('./charts.js'), import('../report/html.js'), import('./templates.js'),
   ])
   const svgs = await renderCharts(buildCompareChartSpecs(model))
-  const html = renderCompareHtml(loadCompareTemplates(), model, svgs)
+  const html = renderHtml(loadCompareTemplates(), model, svgs)
   if (paths.html) { writeOut(paths.html, html); result.files.push(paths.html) }
   if (paths.pdf) {
     const {htmlToPdf, closeBrowser} = await import('../report/pdf.js')

@@ -17,8 +17,14 @@ export interface ReportTemplates {
 /** What the layout reads of a model (the IOPS ReportModel and the test-program model both have it). */
 export type RenderableModel = Pick<ReportModel, 'generatedBy' | 'runId' | 'generatedAt' | 'reportTitle' | 'header' | 'pages'>
 
-export function renderHtml(templates: ReportTemplates, model: RenderableModel, svgs: Record<string, string>): string {
+/**
+ * Every document of pts (reports, comparisons): the layout gets {model, css, pages: [{page, svg}]},
+ * one partial per page kind; `eq` / `neq` helpers are available to the templates.
+ */
+export function renderHtml(templates: ReportTemplates, model: {pages: ReadonlyArray<{kind: string; chart: string | null; number: number}>}, svgs: Record<string, string>): string {
   const hb = Handlebars.create()
+  hb.registerHelper('eq', (a: unknown, b: unknown) => a === b)
+  hb.registerHelper('neq', (a: unknown, b: unknown) => a !== b)
   for (const [name, source] of Object.entries(templates.partials)) hb.registerPartial(name, source)
   for (const page of model.pages) {
     if (!(page.kind in templates.partials)) throw new Error(`No template partial for page kind "${page.kind}"`)
@@ -33,7 +39,7 @@ export function renderHtml(templates: ReportTemplates, model: RenderableModel, s
     }
     return {page, svg}
   })
-  // The CSS is ours (templates/styles.css); "</" cannot occur in it, so it cannot close <style>.
-  if (templates.css.includes('</')) throw new Error('styles.css must not contain "</"')
+  // The CSS is ours (templates/*.css); "</" cannot occur in it, so it cannot close <style>.
+  if (templates.css.includes('</')) throw new Error('the report CSS must not contain "</"')
   return layout({model, css: templates.css, pages})
 }

@@ -16,7 +16,6 @@ import type {RenderableModel} from './html.js'
 import type {TopLevelSpec} from 'vega-lite'
 
 export type ReportFormat = 'pdf' | 'html' | 'csv' | 'json'
-export const REPORT_FORMATS: readonly ReportFormat[] = ['pdf', 'html', 'csv', 'json']
 export const DEFAULT_FORMATS: ReportFormat[] = ['pdf', 'html']
 
 export interface RenderOptions {
@@ -28,27 +27,33 @@ export interface RenderOptions {
 }
 
 const DEFAULT_NAMES: Record<ReportFormat, string> = {pdf: 'report.pdf', html: 'report.html', csv: 'report.csv', json: 'report-model.json'}
-const EXT: Record<string, ReportFormat> = {'.pdf': 'pdf', '.html': 'html', '.csv': 'csv', '.json': 'json'}
 
 /** Where each format goes (pure apart from nothing: path arithmetic only). */
 export function outputPaths(runDir: string, formats: ReportFormat[], out?: string): Record<ReportFormat, string> {
-  const paths = {} as Record<ReportFormat, string>
-  if (out === undefined) {
-    for (const f of formats) paths[f] = join(runDir, DEFAULT_NAMES[f])
-    return paths
-  }
+  if (out === undefined) return Object.fromEntries(formats.map(f => [f, join(runDir, DEFAULT_NAMES[f])])) as Record<ReportFormat, string>
+  return documentPaths(DEFAULT_NAMES, formats, out)
+}
+
+/**
+ * Output paths of a document set (reports, comparisons): `out` is a file whose extension picks
+ * the format it is used for (the others go beside it, same base name) or a directory that gets
+ * each format's default name.
+ */
+export function documentPaths<F extends string>(names: Record<F, string>, formats: readonly F[], out: string): Record<F, string> {
+  const paths = {} as Record<F, string>
   const target = resolve(out)
-  const ext = extname(target).toLowerCase()
-  if (ext in EXT) {
+  const ext = extname(target).toLowerCase().slice(1)
+  if (ext in names) {
     const base = join(dirname(target), basename(target, extname(target)))
-    for (const f of formats) paths[f] = EXT[ext] === f ? target : `${base}.${f}`
+    for (const f of formats) paths[f] = ext === f ? target : `${base}.${f}`
     return paths
   }
-  for (const f of formats) paths[f] = join(target, DEFAULT_NAMES[f])
+  for (const f of formats) paths[f] = join(target, names[f])
   return paths
 }
 
-function writeOut(path: string, data: string | Uint8Array): void {
+/** Write one output atomically; a failure is a report error (exit 7) naming the file. */
+export function writeOut(path: string, data: string | Uint8Array): void {
   try {
     writeFileAtomic(path, data)
   } catch (error) {

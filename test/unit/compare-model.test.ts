@@ -10,7 +10,7 @@ import {
   buildCompareModel, checkCompatibility, conditionDifferences, detectSamples, factorLists, formatRatio, median, ratio, runProblem,
   sampleStats, type CompareRunInput,
 } from '../../src/compare/model.js'
-import {renderCompareHtml} from '../../src/compare/html.js'
+import {renderHtml as renderCompareHtml} from '../../src/report/html.js'
 import {loadCompareTemplates} from '../../src/compare/templates.js'
 import {buildCompareChartSpecs} from '../../src/compare/charts.js'
 import type {DeviceIdentity, RunManifest, RunResults, WindowAverage} from '../../src/store/types.js'
