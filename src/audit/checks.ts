@@ -107,7 +107,7 @@ export const check = (id: string, title: string, problems: string[], passReason:
 export function integrityCheck(m: RunManifest, sealNow: FileHash[]): AuditCheck {
   if (!m.integrity) {
     return {id: 'integrity', title: 'Files match the SHA-256 listed in the manifest', status: 'fail', problems: ['manifest.json has no integrity list'],
-      reason: m.status === 'running' ? 'the run is in progress or pts was killed: it is sealed when it ends (pts resume finishes and seals it)' : 'manifest.json lists no SHA-256 (run written by an older pts, or the list was removed)'}
+      reason: 'manifest.json lists no SHA-256 (run written by an older pts, or the list was removed; a killed run is sealed when pts resume finishes it)'}
   }
   const d = compareSeal(m.integrity.files, sealNow)
   const problems = [...d.changed.map(x => `changed: ${x}`), ...d.missing.map(x => `missing: ${x}`), ...d.added.map(x => `added: ${x} (not in the manifest's list)`)]

@@ -8,7 +8,7 @@ import {existsSync, readFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {buildReportModel} from '../report/model.js'
 import {loadRun, rawOf} from '../report/load.js'
-import {readStoredProgram, storedRunKind} from '../store/read.js'
+import {assertFinished, readStoredProgram, storedRunKind} from '../store/read.js'
 import {RunDirError} from '../errors.js'
 import {buildProgramReportModel} from '../report/program/model.js'
 import {PROGRAM_PAGE_BUILDERS} from '../report/program/tests/index.js'
@@ -77,9 +77,7 @@ export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
 
 function auditProgramRun(runDirArg: string, opts: AuditOptions): AuditResult {
   const {runDir, manifest, results} = readStoredProgram(runDirArg)
-  if (results.status === 'running' || manifest.status === 'running') {
-    throw new RunDirError(`Run still in progress: ${runDir} (status "running", pid ${manifest.pid})`, `wait for it to finish, or continue it with: pts resume ${runDir}`)
-  }
+  assertFinished({runDir, manifest, results}, 'pts audit')
   const raw = new Map<string, string | null>()
   const want: string[] = []
   for (const s of programSteps(results)) want.push(s.step.raw.json, s.step.raw.job)

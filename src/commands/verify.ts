@@ -96,14 +96,12 @@ Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad u
   }
 }
 
-const inProgress = (dir: string, createdAt: string, pid: number) => new RunDirError(`Run still in progress: ${dir} (status "running", started ${createdAt}, pid ${pid})`,
-  `wait for the run to finish, then run pts verify again; if that process is gone, continue the run with: pts resume ${dir}`)
 
 /** The runs to verify against: one IOPS / TP / LAT run, or the IOPS, TP and LAT runs of a suite directory. */
 async function loadTarget(dirArg: string): Promise<Target> {
   const {existsSync} = await import('node:fs')
   const {basename, join, resolve} = await import('node:path')
-  const {readStoredProgram, readStoredRun, storedRunKind} = await import('../store/read.js')
+  const {assertFinished, readStoredProgram, readStoredRun, storedRunKind} = await import('../store/read.js')
   const {CLAIM_TESTS} = await import('../claims/match.js')
   const {resultsSha256} = await import('../claims/load.js')
   const dir = resolve(dirArg)
@@ -147,7 +145,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
         'pass an IOPS, TP or LAT run directory, or the suite directory')
     }
     const run = readStoredProgram(dir)
-    if (run.results.status === 'running' || run.manifest.status === 'running') throw inProgress(run.runDir, run.manifest.createdAt, run.manifest.pid)
+    assertFinished(run, 'pts verify')
     return {
       kind: 'program', dir: run.runDir, warnings: [],
       runs: [{dir: basename(run.runDir), results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(run.runDir)}],
@@ -155,7 +153,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
     }
   }
   const run = readStoredRun(dir, 'pts verify')
-  if (run.results.status === 'running' || run.manifest.status === 'running') throw inProgress(run.runDir, run.manifest.createdAt, run.manifest.pid)
+  assertFinished(run, 'pts verify')
   return {
     kind: 'iops', dir: run.runDir, warnings: [],
     runs: [{dir: basename(run.runDir), results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(run.runDir)}],

@@ -10,7 +10,7 @@ import {hashFile, sealedPaths, type FileHash} from '../store/integrity.js'
 import {readClaimsResult} from '../claims/load.js'
 import type {VerifyResult} from '../claims/types.js'
 import {RunDirError} from '../errors.js'
-import {readStoredRun} from '../store/read.js'
+import {assertFinished, readStoredRun} from '../store/read.js'
 import type {RunManifest, RunResults} from '../store/types.js'
 import type {RawFile} from './model.js'
 
@@ -41,10 +41,7 @@ export function rawOf(files: FileHash[]): RawFile[] {
  */
 export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean; rawFiles?: RawFile[]} = {}): LoadedRun {
   const {runDir, manifest, results} = readStoredRun(runDirArg)
-  if (results.status === 'running' || manifest.status === 'running') {
-    throw new RunDirError(`Run still in progress: ${runDir} (status "running", started ${manifest.createdAt}, pid ${manifest.pid})`,
-      `wait for the run to finish, then run pts report again; if that process is gone, continue the run with: pts resume ${runDir}`)
-  }
+  assertFinished({runDir, manifest, results}, 'pts report')
   if (!results.rounds.some(r => r.points.length > 0)) {
     throw new RunDirError(`Incomplete run directory ${runDir}: results.json holds no measurement (status "${results.status}")`,
       'there is nothing to report; re-run the test')

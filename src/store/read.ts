@@ -92,3 +92,10 @@ export function readStoredProgram(runDirArg: string): StoredProgram {
   }
   return {runDir, manifest, results}
 }
+
+/** Refuse a run that is still in progress (or whose pts was killed): exit 8, with what to do; `command` is the one to run again. */
+export function assertFinished(run: {runDir: string; manifest: RunManifest; results: {status: string}}, command: string): void {
+  if (run.results.status !== 'running' && run.manifest.status !== 'running') return
+  throw new RunDirError(`Run still in progress: ${run.runDir} (status "running", started ${run.manifest.createdAt}, pid ${run.manifest.pid})`,
+    `wait for the run to finish, then run ${command} again; if that process is gone, continue the run with: pts resume ${run.runDir}`)
+}

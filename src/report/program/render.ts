@@ -3,7 +3,7 @@
  * stored run -> model (pure) -> Vega-Lite SVGs -> HTML (the same templates) -> PDF (Chromium).
  */
 import {RunDirError} from '../../errors.js'
-import {readStoredProgram} from '../../store/read.js'
+import {assertFinished, readStoredProgram} from '../../store/read.js'
 import {hashRawFiles} from '../load.js'
 import {buildProgramReportModel, type ProgramReportModel} from './model.js'
 import {PROGRAM_PAGE_BUILDERS} from './tests/index.js'
@@ -11,10 +11,7 @@ import type {ProgramResults} from '../../program/results.js'
 
 export function loadProgramReportModel(runDirArg: string, generatedAt: string): {runDir: string; model: ProgramReportModel; results: ProgramResults} {
   const {runDir, manifest, results} = readStoredProgram(runDirArg)
-  if (results.status === 'running' || manifest.status === 'running') {
-    throw new RunDirError(`Run still in progress: ${runDir} (status "running", started ${manifest.createdAt}, pid ${manifest.pid})`,
-      `wait for the run to finish, then run pts report again; if that process is gone, continue the run with: pts resume ${runDir}`)
-  }
+  assertFinished({runDir, manifest, results}, 'pts report')
   const builder = PROGRAM_PAGE_BUILDERS[results.test]
   if (!builder) throw new RunDirError(`no report pages are defined for the ${results.test} test`, 'use a newer pts')
   const model = buildProgramReportModel({manifest, results, rawFiles: hashRawFiles(runDir), generatedAt}, builder)
