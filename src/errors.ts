@@ -68,3 +68,10 @@ export class StorageError extends PtsError {
     super(`cannot write ${path}: ${why}; the run stopped and every measurement written before is kept`, EXIT.storage, 'free space (or choose another --out), then continue with pts resume <run-dir>')
   }
 }
+
+/** A run stopped by SIGINT/SIGTERM: every completed step is kept; `pts resume` continues it. */
+export class InterruptedError extends PtsError {
+  constructor(signal: string, runDir: string) {
+    super(`interrupted by ${signal}; every completed test point is kept in ${runDir}`, EXIT.interrupted, `resume with: pts resume ${runDir}`)
+  }
+}

@@ -6,7 +6,7 @@ import {InvalidDataError, type SchemaProblem} from './errors.js'
 
 const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default
 
-export const SCHEMA_FILES = ['test-spec.schema.json', 'test-program.schema.json', 'run-result.schema.json', 'run-manifest.schema.json', 'audit-result.schema.json', 'program-result.schema.json', 'suite.schema.json', 'claims.schema.json', 'verify-result.schema.json'] as const
+export const SCHEMA_FILES = ['revision.schema.json', 'test-program.schema.json', 'run-result-v1.schema.json', 'run-manifest.schema.json', 'audit-result.schema.json', 'program-result.schema.json', 'suite.schema.json', 'claims.schema.json', 'verify-result.schema.json'] as const
 export type SchemaName = (typeof SCHEMA_FILES)[number]
 
 export const SCHEMAS_DIR = new URL('../schemas/', import.meta.url)

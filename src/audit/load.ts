@@ -1,20 +1,23 @@
 /**
  * `pts audit` I/O: read a stored run, every raw file it names, the SHA-256 of the sealed files as
  * they are now, manifest.sig (checked with --verify-key), and report-model.json when present;
- * then run the pure checks (checks.ts).
+ * then run the pure checks (program.ts, checks.ts). One path for every test.
  */
 import type {KeyObject} from 'node:crypto'
 import {existsSync, readFileSync} from 'node:fs'
-import {join, resolve} from 'node:path'
-import {buildReportModel} from '../report/model.js'
-import {loadRun, rawOf} from '../report/load.js'
-import {assertFinished, readStoredProgram, storedRunKind} from '../store/read.js'
+import {join} from 'node:path'
+import {rawOf} from '../report/load.js'
+import {readClaimsResult} from '../claims/load.js'
+import {purgeLog} from '../program/steps.js'
+import {assertFinished, readStoredRun} from '../store/read.js'
 import {RunDirError} from '../errors.js'
 import {buildProgramReportModel} from '../report/program/model.js'
 import {PROGRAM_PAGE_BUILDERS} from '../report/program/tests/index.js'
-import {programSteps, runProgramAudit} from './program.js'
+import {runProgramAudit} from './program.js'
+import {stepsOf} from '../program/steps.js'
 import {hashFile, keyFingerprint, sealedPaths, SIGNATURE_FILE, verifyManifest, type ManifestSignature} from '../store/integrity.js'
-import {runAudit, type AuditInput, type AuditResult} from './checks.js'
+import type {AuditResult, SignatureState} from './checks.js'
+import type {ProgramAuditInput} from './program.js'
 
 export interface AuditOptions { verifyKey?: KeyObject; maxGapMs: number }
 
@@ -22,8 +25,8 @@ function readText(path: string): string | null {
   try { return readFileSync(path, 'utf8') } catch { return null }
 }
 
-function readSignature(runDir: string, verifyKey: KeyObject | undefined): AuditInput['signature'] {
-  let signature: AuditInput['signature']
+function readSignature(runDir: string, verifyKey: KeyObject | undefined): SignatureState {
+  let signature: SignatureState
   const sigPath = join(runDir, SIGNATURE_FILE)
   if (!existsSync(sigPath)) {
     signature = {present: false, keyGiven: verifyKey !== undefined}
@@ -42,7 +45,7 @@ function readSignature(runDir: string, verifyKey: KeyObject | undefined): AuditI
   return signature
 }
 
-function readStoredModel(runDir: string): AuditInput['storedModel'] {
+function readStoredModel(runDir: string): ProgramAuditInput['storedModel'] {
   const modelPath = join(runDir, 'report-model.json')
   if (!existsSync(modelPath)) return null
   const text = readText(modelPath)
@@ -50,40 +53,14 @@ function readStoredModel(runDir: string): AuditInput['storedModel'] {
 }
 
 export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
-  if (storedRunKind(runDirArg)?.kind === 'program') return auditProgramRun(runDirArg, opts)
-  const sealNow = sealedPaths(resolve(runDirArg)).map(p => hashFile(resolve(runDirArg), p))
-  const run = loadRun(runDirArg, {allowMissingRaw: true, rawFiles: rawOf(sealNow)})
-  const {runDir, manifest, results} = run
-  const raw = new Map<string, string | null>()
-  const want = [
-    ...results.rounds.flatMap(r => r.points.flatMap(p => [p.raw.json, p.raw.job])),
-    ...(results.wipc ? [results.wipc.raw.json, results.wipc.raw.job] : []),
-    'raw/purge.json',
-  ]
-  for (const rel of want) raw.set(rel, readText(join(runDir, rel)))
-  const signature = readSignature(runDir, opts.verifyKey)
-
-  const storedModel = readStoredModel(runDir)
-  const generatedAt = (storedModel?.model as {generatedAt?: string} | undefined)?.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
-  return runAudit({
-    manifest, results, raw,
-    sealNow,
-    signature,
-    buildModel: r => buildReportModel({...run, results: r, generatedAt}),
-    storedModel,
-    maxGapMs: opts.maxGapMs,
-  })
-}
-
-function auditProgramRun(runDirArg: string, opts: AuditOptions): AuditResult {
-  const {runDir, manifest, results} = readStoredProgram(runDirArg)
+  const {runDir, manifest, results} = readStoredRun(runDirArg)
   assertFinished({runDir, manifest, results}, 'pts audit')
   const raw = new Map<string, string | null>()
   const want: string[] = []
-  for (const s of programSteps(results)) want.push(s.step.raw.json, s.step.raw.job)
+  for (const s of stepsOf(results)) want.push(s.step.raw.json, s.step.raw.job)
   results.phases.forEach((p, pi) => {
     if (p.kind === 'wipc' && p.raw) want.push(p.raw.json, p.raw.job)
-    if (p.kind === 'purge') want.push(`raw/${String(pi + 1).padStart(2, '0')}-${p.id}.purge.json`)
+    if (p.kind === 'purge') want.push(purgeLog(p, pi))
     if (p.kind === 'bursts' && p.log) want.push(p.log)
   })
   for (const rel of want) raw.set(rel, readText(join(runDir, rel)))
@@ -93,11 +70,12 @@ function auditProgramRun(runDirArg: string, opts: AuditOptions): AuditResult {
   if (!builder) throw new RunDirError(`no report pages are defined for the ${results.test} test`, 'use a newer pts')
   const sealNow = sealedPaths(runDir).map(p => hashFile(runDir, p))
   const rawFiles = rawOf(sealNow)
+  const claims = readClaimsResult(runDir, results.runId).result
   return runProgramAudit({
     manifest, results, raw,
     sealNow,
     signature: readSignature(runDir, opts.verifyKey),
-    buildModel: r => buildProgramReportModel({manifest, results: r, rawFiles, generatedAt}, builder),
+    buildModel: r => buildProgramReportModel({manifest, results: r, rawFiles, generatedAt, claims}, builder),
     storedModel,
     maxGapMs: opts.maxGapMs,
   })

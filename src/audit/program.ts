@@ -11,43 +11,20 @@ import type {FileHash} from '../store/integrity.js'
 import type {RunManifest} from '../store/types.js'
 import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, jsonPlusBins, parseIopsLog, type PhaseResult, type ProgramResults, type StepResult} from '../program/results.js'
 import type {PlannedPhase, ProgramPoint} from '../program/expand.js'
-import {check, disclosed, gapReason, MEASUREMENT_KEYS, measureRaw, identityCheck, idleGaps, integrityCheck, jobValue, jsonDiff, parseJobFile, signatureCheck, type AuditCheck, type AuditInput, type AuditResult} from './checks.js'
+import {purgeLog, stepsOf} from '../program/steps.js'
+import {check, disclosed, gapReason, MEASUREMENT_KEYS, measureRaw, identityCheck, idleGaps, integrityCheck, jobValue, jsonDiff, parseJobFile, signatureCheck, type AuditCheck, type AuditResult, type SignatureState} from './checks.js'
 
 export interface ProgramAuditInput {
   manifest: RunManifest
   results: ProgramResults
   raw: ReadonlyMap<string, string | null>
   sealNow: FileHash[]
-  signature: AuditInput['signature']
+  signature: SignatureState
   buildModel: (results: ProgramResults) => unknown
   storedModel: {file: string; model: unknown} | null
   maxGapMs: number
 }
 
-
-/** Every fio step of a run with where it is stored (JSON pointer into results.json). */
-export function programSteps(r: ProgramResults): Array<{pointer: string; phase: Extract<PhaseResult, {kind: string}>; step: StepResult; what: string}> {
-  const out: Array<{pointer: string; phase: PhaseResult; step: StepResult; what: string}> = []
-  r.phases.forEach((p, pi) => {
-    const base = `/phases/${pi}`
-    if (p.kind === 'loop') {
-      p.rounds.forEach((rd, ri) => {
-        if (rd.preRound) out.push({pointer: `${base}/rounds/${ri}/preRound`, phase: p, step: rd.preRound, what: `${p.id} round ${rd.round} pre-write`})
-        rd.points.forEach((pt, k) => out.push({pointer: `${base}/rounds/${ri}/points/${k}`, phase: p, step: pt, what: `${p.id} round ${rd.round} point ${pt.index + 1} (${pt.id})`}))
-      })
-    }
-    if (p.kind === 'series') p.samples.forEach((x, k) => out.push({pointer: `${base}/samples/${k}`, phase: p, step: x, what: `${p.id} sample ${k + 1}`}))
-    if (p.kind === 'bursts' && p.job) out.push({pointer: `${base}/job`, phase: p, step: p.job, what: `${p.id} (Wait State ${p.waitState})`})
-    if (p.kind === 'histogram' && p.job) out.push({pointer: `${base}/job`, phase: p, step: p.job, what: `${p.id} (histogram run)`})
-    if (p.kind === 'operating-points') {
-      p.points.forEach((o, k) => {
-        if (o.prewrite) out.push({pointer: `${base}/points/${k}/prewrite`, phase: p, step: o.prewrite, what: `${p.id} ${o.role} pre-write`})
-        if (o.measure) out.push({pointer: `${base}/points/${k}/measure`, phase: p, step: o.measure, what: `${p.id} ${o.role} histogram run`})
-      })
-    }
-  })
-  return out
-}
 
 /** The loop phase as planned, rebuilt from what results.json recorded (points from round 1, criteria, tracking). */
 function plannedLoop(p: Extract<PhaseResult, {kind: 'loop'}>): Extract<PlannedPhase, {kind: 'loop'}> | null {
@@ -56,7 +33,7 @@ function plannedLoop(p: Extract<PhaseResult, {kind: 'loop'}>): Extract<PlannedPh
   const points: ProgramPoint[] = first.points.map(s => ({access: 'random', readPct: s.readPct, blockSizeBytes: s.blockSizeBytes, bssplit: null, zones: null, threadCount: s.threadCount, queueDepth: s.queueDepth, label: s.label, index: s.index, id: s.id}))
   const c = p.criteria
   return {
-    kind: 'loop', id: p.id, title: p.title, points, pointSeconds: c.pointSeconds, preRound: null, maxRounds: c.maxRounds, dimensions: [],
+    kind: 'loop', id: p.id, title: p.title, points, pointSeconds: c.pointSeconds, preRound: null, maxRounds: c.maxRounds, roundCap: c.maxRounds, dimensions: [],
     steadyState: {windowRounds: c.windowRounds, maxDataExcursionPct: c.maxDataExcursionPct, maxSlopeExcursionPct: c.maxSlopeExcursionPct, maxRounds: c.maxRounds,
       tracking: p.tracking.map(t => ({id: t.id, label: t.label, metric: t.metric, select: {pointIndex: t.pointIndex}}))},
   }
@@ -67,7 +44,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   const {manifest: m, results} = inp
   const checks: AuditCheck[] = [integrityCheck(m, inp.sealNow), signatureCheck(inp.signature)]
   const r = structuredClone(results)
-  const steps = programSteps(r)
+  const steps = stepsOf(r)
   /** The steps of each phase, in order (for time order and idle gaps). */
   const byPhase = new Map<PhaseResult, StepResult[]>()
   for (const s of steps) {
@@ -163,13 +140,19 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   // Report model: rebuilt from the recomputed results.
   const rebuilt = inp.buildModel(r) as Record<string, unknown>
   const rp: string[] = []
-  if (inp.storedModel) {
+  // report-model.json written by a pts before the one-pipeline format has the IOPS model's shape
+  // (a `data` block, no `charts`): it cannot equal today's model, so the model built from
+  // results.json is compared with the rebuilt one instead, and the check says so.
+  const oldShape = inp.storedModel !== null && typeof inp.storedModel.model === 'object' && inp.storedModel.model !== null &&
+    'data' in inp.storedModel.model && !('charts' in inp.storedModel.model)
+  if (inp.storedModel && !oldShape) {
     const stored = inp.storedModel.model as Record<string, unknown>
     for (const d of jsonDiff({...stored, generatedAt: rebuilt.generatedAt, generatedBy: rebuilt.generatedBy}, rebuilt)) rp.push(`${inp.storedModel.file} ${d}`)
   } else {
     for (const d of jsonDiff(inp.buildModel(results), rebuilt)) rp.push(`report model from results.json ${d}`)
   }
-  checks.push(check('report', 'Report model equals the one rebuilt from raw data', rp, inp.storedModel ? `${inp.storedModel.file} equals the model rebuilt from the raw data` : 'the report model built from results.json equals the one rebuilt from the raw data'))
+  checks.push(check('report', 'Report model equals the one rebuilt from raw data', rp, inp.storedModel && !oldShape ? `${inp.storedModel.file} equals the model rebuilt from the raw data`
+    : `the report model built from results.json equals the one rebuilt from the raw data${oldShape ? ` (${inp.storedModel!.file} was written by an earlier pts in another model format and is not compared)` : ''}`))
 
   // Purge before the test (and before each TP block size).
   {
@@ -180,8 +163,8 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
       if (p.status === 'failed' && after) problems.push(`results.json /phases/${pi}: ${p.id} failed yet the device was written afterwards`)
       if (m.target.kind === 'file' && p.status !== 'skipped' && p.status !== 'pending') problems.push(`results.json /phases/${pi}: a file target is never purged, but ${p.id} says ${p.method} ${p.status}`)
       if (m.target.kind === 'block' && p.status === 'done') {
-        const log = inp.raw.get(`raw/${String(pi + 1).padStart(2, '0')}-${p.id}.purge.json`)
-        if (!log) problems.push(`raw/${String(pi + 1).padStart(2, '0')}-${p.id}.purge.json (the purge tool output) is missing`)
+        const log = inp.raw.get(purgeLog(p, pi))
+        if (!log) problems.push(`${purgeLog(p, pi)} (the purge tool output) is missing`)
         else {
           try {
             const j = JSON.parse(log) as {ok?: boolean; method?: string}

@@ -23,7 +23,8 @@
  */
 import {UsageError} from '../errors.js'
 import type {PhaseResult, ProgramResults} from '../program/results.js'
-import type {RunManifest, RunResults, WindowAverage} from '../store/types.js'
+import type {RunManifest} from '../store/types.js'
+import {CLAIM_TESTS, isTestId, testTitle, TESTS} from '../model/tests.js'
 import {parseSizeBytes} from '../units.js'
 import type {
   Claim, ClaimAccess, ClaimOutcome, ClaimsFile, ClaimUnit, MeasuredCondition, MeasurementOrigin, VerifiedRun, Verdict, VerifyResult,
@@ -157,44 +158,16 @@ export interface MeasurementSource extends MeasurementOrigin {
   points: SourcePoint[]
 }
 
-/** The tests whose runs `pts verify` matches claims against. */
-export const CLAIM_TESTS: readonly string[] = ['iops', 'tp', 'lat']
+export {CLAIM_TESTS}
 
-const TEST_NAME: Record<string, string> = {iops: 'IOPS', tp: 'TP', lat: 'LAT'}
-const testName = (t: string): string => TEST_NAME[t] ?? t.toUpperCase()
+const testName = (t: string): string => testTitle(t)
 
-/** The access of a test program's loops: TP is sequential, LAT random (digest B 5.2, 5.3). */
-const PROGRAM_ACCESS: Record<string, ClaimAccess> = {tp: 'sequential', lat: 'random'}
+/** The access of a test's loops (registry: IOPS and LAT random, TP sequential; digest B 5.1-5.3). */
+const accessOf = (test: string): ClaimAccess | null => (isTestId(test) ? TESTS[test].claimAccess : null)
 
 /** The block sizes and R/W mixes of the TP test (digest B 5.2): a sequential claim elsewhere has no PTS measurement. */
 const TP_BLOCK_SIZES = [131072, 1048576]
 const TP_MIXES = [100, 0]
-
-/** The window averages of an IOPS run; a 99.999th percentile is averaged over the window rounds' per-round values. */
-export function iopsSource(r: RunResults, dir: string | null = null): MeasurementSource {
-  const {fromRound, toRound} = r.steadyState
-  const p = r.parameters
-  const p99999 = (w: WindowAverage): SourcePoint['p99999'] => {
-    if (fromRound === null || toRound === null) return {missing: 'no measurement window'}
-    const values: number[] = []
-    for (const round of r.rounds) {
-      if (round.round < fromRound || round.round > toRound) continue
-      const pt = round.points.find(q => q.readPct === w.readPct && q.blockSizeBytes === w.blockSizeBytes)
-      if (!pt || pt.latP99999Ns === null) return {missing: `round ${round.round} has no 99.999th percentile for this point (too few IOs)`}
-      values.push(pt.latP99999Ns)
-    }
-    if (values.length === 0) return {missing: 'no measurement window'}
-    return {ns: values.reduce((a, b) => a + b, 0) / values.length, source: `latP99999Ns of rounds ${fromRound}-${toRound}, averaged over the window`}
-  }
-  return {
-    test: 'iops', runId: r.runId, dir, phase: null, access: p.access,
-    steadyState: {verdict: r.steadyState.verdict, fromRound, toRound},
-    points: r.windowAverages.map(w => ({
-      readPct: w.readPct, blockSizeBytes: w.blockSizeBytes, threadCount: p.threadCount, queueDepth: p.queueDepth,
-      iops: w.iops, bwBytesPerSec: w.bwBytesPerSec, latMeanNs: w.latMeanNs, p99999: p99999(w),
-    })),
-  }
-}
 
 type LoopPhase = Extract<PhaseResult, {kind: 'loop'}>
 const loopsOf = (r: ProgramResults): LoopPhase[] => r.phases.filter((ph): ph is LoopPhase => ph.kind === 'loop')
@@ -205,7 +178,7 @@ const loopsOf = (r: ProgramResults): LoopPhase[] => r.phases.filter((ph): ph is 
  * other test programs give none.
  */
 export function programSources(r: Pick<ProgramResults, 'test' | 'runId' | 'phases'>, dir: string | null = null): MeasurementSource[] {
-  const access = PROGRAM_ACCESS[r.test]
+  const access = accessOf(r.test)
   if (!access) return []
   return loopsOf(r as ProgramResults).map(ph => ({
     test: r.test, runId: r.runId, dir, phase: ph.id, access,
@@ -305,11 +278,11 @@ function originText(s: MeasurementOrigin): string {
  * loop phases of TP and LAT runs, e.g. a suite's). Each claim takes the best measurement there is:
  * the first source of the first of measuringTests() that has the claim's point and statistic.
  */
-export type MatchContext = {results: RunResults; tolerancePct: number} | {sources: readonly MeasurementSource[]; tolerancePct: number}
+export type MatchContext = {results: ProgramResults; tolerancePct: number} | {sources: readonly MeasurementSource[]; tolerancePct: number}
 
 /** One claim against the run(s). `index` is the claim's position in the file (for its default id). */
 export function matchClaim(c: Claim, index: number, ctx: MatchContext): ClaimOutcome {
-  const sources = 'sources' in ctx ? ctx.sources : [iopsSource(ctx.results)]
+  const sources = 'sources' in ctx ? ctx.sources : programSources(ctx.results)
   const bs = blockSizeBytesOf(c.blockSize)
   const label = claimLabel(c)
   const lowerIsBetter = c.metric === 'latency'
@@ -432,7 +405,7 @@ export function deviceWarnings(claims: ClaimsFile, manifest: Pick<RunManifest, '
 export interface VerifyRunInput {
   /** The run directory's name ("02-tp" in a suite), null when not known. */
   dir: string | null
-  results: RunResults | ProgramResults
+  results: ProgramResults
   manifest: Pick<RunManifest, 'target'>
   /** SHA-256 of the results.json file `results` was read from. */
   resultsSha256: string
@@ -440,7 +413,7 @@ export interface VerifyRunInput {
 
 export interface VerifyInput {
   claims: ClaimsFile
-  results: RunResults
+  results: ProgramResults
   manifest: Pick<RunManifest, 'target'>
   tolerancePct: number
   generatedAt: string
@@ -464,11 +437,9 @@ export interface VerifyRunsInput {
   claimsFile: {name: string; sha256: string}
 }
 
-const isProgram = (r: RunResults | ProgramResults): r is ProgramResults => (r as {kind?: string}).kind === 'program'
-
-/** The measurement sources of a stored run: an IOPS run's window averages, or a TP / LAT run's loop phases. */
+/** The measurement sources of a stored run: the loop phases of an IOPS, TP or LAT run. */
 export function sourcesOf(run: Pick<VerifyRunInput, 'dir' | 'results'>): MeasurementSource[] {
-  return isProgram(run.results) ? programSources(run.results, run.dir) : [iopsSource(run.results, run.dir)]
+  return programSources(run.results, run.dir)
 }
 
 /** The worst verdict of several loops: pending, else not-achieved, else steady. */
@@ -482,21 +453,12 @@ export function runSummary(run: VerifyRunInput, withIds: boolean): VerifiedRun {
   const r = run.results
   const id = run.manifest.target.identity
   const device = {vendor: id.vendor, model: id.model, capacityBytes: id.capacityBytes, kind: run.manifest.target.kind}
-  if (!isProgram(r)) {
-    const p = r.parameters
-    return {
-      test: r.test, revision: r.revision, profile: r.profile, access: p.access, threadCount: p.threadCount, queueDepth: p.queueDepth,
-      steadyState: r.steadyState.verdict, fromRound: r.steadyState.fromRound, toRound: r.steadyState.toRound,
-      resultsSha256: run.resultsSha256, device,
-      ...(withIds ? {runId: r.runId, dir: run.dir} : {}),
-    }
-  }
   const loops = loopsOf(r)
   // The TC/QD the loops ran at (LAT: TC 1/QD 1), else the run's parameters.
   const loads = new Set(loops.flatMap(l => l.rounds.flatMap(x => x.points.map(q => `${q.threadCount}/${q.queueDepth}`))))
   const [tc, qd] = loads.size === 1 ? [...loads][0].split('/').map(Number) : [r.parameters.threadCount, r.parameters.queueDepth]
   return {
-    test: r.test, revision: r.revision, profile: r.profile, access: PROGRAM_ACCESS[r.test] ?? 'random', threadCount: tc, queueDepth: qd,
+    test: r.test, revision: r.revision, profile: r.profile, access: accessOf(r.test) ?? 'random', threadCount: tc, queueDepth: qd,
     steadyState: combinedVerdict(loops.map(l => l.steadyState.verdict)),
     fromRound: loops.length === 1 ? loops[0].steadyState.fromRound : null,
     toRound: loops.length === 1 ? loops[0].steadyState.toRound : null,

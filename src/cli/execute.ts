@@ -1,34 +1,24 @@
-/** Run a prepared plan after the safety gate (shared by `pts run` and `pts demo`). */
+/** Run a prepared plan after the safety gate (shared by `pts run`, `pts demo` and the suite), and the run's closing text. */
 import {resolve} from 'node:path'
-import {UnsafeTargetError} from '../errors.js'
+import type {KeyObject} from 'node:crypto'
+import {EXIT, UnsafeTargetError} from '../errors.js'
 import {prepareFileTarget} from '../device/target.js'
 import {findFio} from '../engine/fio.js'
 import {hostFacts, toolVersion} from '../host.js'
 import {Progress} from '../progress.js'
-import {runTest, type RunSummary} from '../run/run-test.js'
-import {EXIT} from '../errors.js'
+import {runProgram, type ProgramSummary} from '../program/run.js'
 import type {Prepared} from './prepare.js'
-import type {KeyObject} from 'node:crypto'
 
-export async function execute(p: Prepared, runDir: string, argv: string[], quiet: boolean, opts: {signKey?: KeyObject} = {}): Promise<RunSummary & {report: RunReport}> {
+export type RunSummary = ProgramSummary & {report: RunReport}
+
+export async function execute(p: Prepared, runDir: string, argv: string[], quiet: boolean, opts: {signKey?: KeyObject} = {}): Promise<RunSummary> {
   const fio = findFio() // before anything is written: a missing fio changes nothing
-  if (p.refusals.length > 0) {
-    throw new UnsafeTargetError(p.target.kind === 'file' ? `file:${p.target.path}` : p.target.path, p.refusals, 'nothing was written')
-  }
+  if (p.refusals.length > 0) throw new UnsafeTargetError(p.target.kind === 'file' ? `file:${p.target.path}` : p.target.path, p.refusals, 'nothing was written')
   prepareFileTarget(p.target)
   const dir = resolve(runDir)
-  const summary = await runTest({
-    plan: p.plan,
-    target: p.target,
-    purge: p.purge,
-    fio,
-    runId: dir.split('/').pop()!,
-    runDir: dir,
-    argv,
-    toolVersion: toolVersion(),
-    host: hostFacts(),
-    progress: new Progress(process.stderr, quiet, 10),
-    signKey: opts.signKey,
+  const summary = await runProgram({
+    plan: p.plan, target: p.target, purge: p.purge, fio, runId: dir.split('/').pop()!, runDir: dir, argv, toolVersion: toolVersion(), host: hostFacts(),
+    progress: new Progress(process.stderr, quiet, 10), signKey: opts.signKey,
   })
   return {...summary, report: await reportAfterRun(dir, quiet)}
 }
@@ -59,14 +49,13 @@ export function exitFor(s: {report: RunReport}): number {
   return s.report.error ? EXIT.report : EXIT.ok
 }
 
-export function summaryText(s: RunSummary & {report: RunReport}): string {
-  const lines = [
-    `Run ${s.runId}: ${s.status}`,
-    `Steady state: ${s.verdict === 'steady' ? `reached, window rounds ${s.window.fromRound}-${s.window.toRound}` : s.verdict === 'not-achieved' ? `NOT ACHIEVED (window rounds ${s.window.fromRound}-${s.window.toRound})` : 'pending'}`,
-    ...s.tracking.map(t => `  ${t.label}: window average ${t.windowAverage === null ? '-' : Math.round(t.windowAverage)}${t.steady === null ? '' : t.steady ? ' (steady)' : ' (not steady)'}`),
+export function summaryText(s: RunSummary): string {
+  return [
+    `Run ${s.runId}: ${s.test} ${s.revision} ${s.profile}, ${s.status}`,
+    ...s.phases.map(p => `  ${p.id} (${p.kind}): ${p.detail}`),
+    ...s.tracking.map(t => `    ${t.phase} ${t.label}: window average ${t.windowAverage === null ? '-' : Math.round(t.windowAverage)}${t.steady === null ? '' : t.steady ? ' (steady)' : ' (not steady)'}`),
     `Compliance: ${s.compliant ? 'compliant' : `NON-COMPLIANT (${s.nonCompliantReasons.join('; ')})`}`,
     `Results: ${s.files.results}`,
     ...(s.report.error ? [`Report: FAILED: ${s.report.error}`] : s.report.files.map(f => `Report: ${f}`)),
-  ]
-  return lines.join('\n')
+  ].join('\n')
 }

@@ -1,13 +1,11 @@
 /** Flags shared by `pts run` and `pts plan`, and their translation into run options (validated). */
 import {Args, Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
-import {ALL_TEST_IDS} from '../spec/load.js'
-import {PROFILES, REVISIONS, type ProfileParams, type ProfileId, type Revision, type TestSpec} from '../spec/types.js'
-import type {RunOptions} from '../spec/expand.js'
+import {PROFILES, REVISIONS, TEST_IDS, type ProfileParams, type ProfileId, type Revision} from '../model/tests.js'
 import {parseSizeBytes} from '../units.js'
 
 export const testArg = {
-  test: Args.string({description: `test to run (${ALL_TEST_IDS.join(', ')}), or all (the suite)`, required: true}),
+  test: Args.string({description: `test to run (${TEST_IDS.join(', ')}), or all (the suite)`, required: true}),
 }
 
 /** `pts run all` / `pts plan all`: which tests of the revision. */
@@ -29,14 +27,21 @@ export const runFlags = {
   qd: Flags.string({description: 'queue depth per thread, fio iodepth (default from the profile: enterprise 32, client 16)'}),
   'point-seconds': Flags.string({description: 'seconds per test point (spec: 60; sub-second values such as 0.5 allowed, non-compliant below 60)', default: '60'}),
   'max-rounds': Flags.string({description: 'round limit (spec: 25)', default: '25'}),
-  'on-no-steady-state': Flags.string({description: 'at the round limit without steady state: stop (window = last 5 rounds, NOT ACHIEVED) or continue until steady state', options: ['stop', 'continue'], default: 'stop'}),
-  'wipc-multiple': Flags.string({description: 'WIPC volume as a multiple of the ActiveRange (spec: 2)', default: '2'}),
+  'on-no-steady-state': Flags.string({description: 'at the round limit without steady state: stop (window = last 5 rounds, NOT ACHIEVED) or continue until steady state or --round-cap (every test with a steady-state loop)', options: ['stop', 'continue'], default: 'stop'}),
+  'round-cap': Flags.string({description: 'with --on-no-steady-state continue: the most rounds a loop may run (default 100)'}),
+  'wipc-multiple': Flags.string({description: 'WIPC volume as a multiple of the PC ActiveRange (spec: 2; default: the test definition\'s, times --time-scale); every test with a WIPC phase'}),
   ioengine: Flags.string({description: 'fio ioengine (recorded)', default: 'libaio'}),
   seed: Flags.string({description: 'run seed for fio randseed (default: random, recorded)'}),
   out: Flags.string({char: 'o', description: 'run directory (default: reports/<timestamp>-<test>-<device>)'}),
   'yes-destroy-data': Flags.string({description: 'confirm destroying all data on the target: its serial number or path'}),
   purge: Flags.string({description: 'purge method: auto (the first PTS purge the device supports), nvme-sanitize-block, nvme-sanitize-crypto, nvme-format-ses1, nvme-format-ses2, ata-secure-erase(-enhanced), ata-sanitize(-crypto), scsi-sanitize, scsi-format; or the recorded-deviation fallbacks discard, zero, none', default: 'auto'}),
   'allow-partition': Flags.boolean({description: 'allow a partition as target (never mounted/swap/root; the run is then non-compliant)', default: false}),
+  'time-scale': Flags.string({description: 'scale every fixed-duration phase (WSAT/HIR/XSR phases, pre-writes, histogram runs) and capacity multiple (WIPC, WSAT 4x) by 0 < f <= 1, for quick looks and tests; the run is then non-compliant', default: '1'}),
+  workload: Flags.string({description: 'WSAT: the workload (rnd4k-w required; PTS 2.0 optional oltp, vod, meta, cbw); DIRTH: the access pattern (default oltp = RND 8KiB 65/35); see pts plan'}),
+  'ceiling-ms': Flags.string({description: 'CBW/DIRTH: response-time ceiling for the MaxIOPS operating point, ms (operator choice; default 5)'}),
+  'max-seconds': Flags.string({description: 'WSAT (and every series phase): operator limit in seconds (recorded as what ended the phase)'}),
+  'max-written': Flags.string({description: 'WSAT (and every series phase): operator limit of bytes written, e.g. 2TB or 512GiB'}),
+  'steady-state-exit': Flags.boolean({description: 'WSAT: stop early at steady state (optional in the spec)', default: false}),
 }
 
 
@@ -50,13 +55,24 @@ export interface FlagValues {
   'point-seconds': string
   'max-rounds': string
   'on-no-steady-state': string
-  'wipc-multiple': string
+  'round-cap'?: string
+  'wipc-multiple'?: string
   ioengine: string
   seed?: string
   out?: string
   'yes-destroy-data'?: string
   purge?: string
   'allow-partition'?: boolean
+}
+
+/** Every flag of `pts run` / `pts plan` (FlagValues plus the phase-specific ones). */
+export interface RunFlagValues extends FlagValues {
+  'time-scale'?: string
+  workload?: string
+  'ceiling-ms'?: string
+  'max-seconds'?: string
+  'max-written'?: string
+  'steady-state-exit'?: boolean
 }
 
 export function parseSizeFlag(size: string | undefined): number | null {
@@ -84,15 +100,6 @@ export function commonOptions(f: FlagValues, spec: {id: string; revision: string
     maxRounds: num('max-rounds', f['max-rounds'], {integer: true, min: 1})!,
     ioengine,
     seed: num('seed', f.seed, {integer: true, min: 0}) ?? randomSeed,
-  }
-}
-
-/** Flags -> validated RunOptions for this (IOPS) spec. */
-export function resolveOptions(f: FlagValues, spec: TestSpec, randomSeed: number): RunOptions {
-  return {
-    ...commonOptions(f, spec, randomSeed),
-    onNoSteadyState: f['on-no-steady-state'] as 'stop' | 'continue',
-    wipcMultiple: num('wipc-multiple', f['wipc-multiple'], {minExclusive: 0})!,
   }
 }
 

@@ -1,36 +1,43 @@
-/** Human text of a plan (pts plan). Pure. */
-import {pointJob, wipcJob} from '../engine/jobfile.js'
-import type {Plan} from '../spec/expand.js'
-import type {PurgeChoice} from '../device/purge.js'
-import {blockSizeLabel, formatBytes, formatDecimalGB, formatDuration, mixLabel} from '../units.js'
+/** `pts plan <test>`: the plan's text (every phase with its timeline and the test's constants) and its job texts. Pure. */
+import type {ProgramPlan} from '../program/expand.js'
+import {programJob, programWipcJob, stepSeed} from '../program/jobs.js'
+import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
 
-export function planText(plan: Plan, targetLabel: string, refusals: string[], purge: PurgeChoice | null = null): string {
+/** Human text of a plan: every phase with its timeline, and the minimum and maximum duration. Pure. */
+export function planText(plan: ProgramPlan, targetLabel: string, refusals: string[]): string {
   const o = plan.options
   const s = plan.spec
-  const d = plan.durations
-  const lines: string[] = []
-  lines.push(`PTS ${s.title} test, revision ${s.revision}, profile ${o.profile} (${s.clause})`)
-  lines.push(`Target: ${targetLabel}, ${formatBytes(plan.target.sizeBytes)} (${formatDecimalGB(plan.target.sizeBytes)})`)
-  lines.push(`Safety: ${refusals.length === 0 ? 'would proceed' : `would REFUSE:\n${refusals.map(r => `  - ${r}`).join('\n')}`}`)
-  lines.push(`Compliance: ${plan.compliance.compliant ? 'compliant' : `NON-COMPLIANT: ${plan.compliance.reasons.join('; ')}`}`)
-  lines.push('', 'Phases:')
-  lines.push(purge?.refused
-    ? `  1. Purge: REFUSED: ${purge.refused}`
-    : `  1. Purge: ${plan.purge.method}${plan.purge.deviation ? ` (deviation: ${plan.purge.deviation})` : ' (a PTS purge)'}`)
-  for (const step of purge?.steps ?? []) lines.push(`     $ ${step.argv.join(' ')}${step.poll ? '   (polled until done)' : ''}   # ${step.why}`)
-  lines.push(`     write cache: set to ${plan.profile.writeCache} before WIPC (as the ${o.profile} profile requires), restored at the end; a deviation where it cannot be set`)
-  lines.push(`  2. WIPC: SEQ ${blockSizeLabel(plan.wipc.blockSizeBytes)} writes, ${formatBytes(plan.wipc.totalBytes)} in total = ${o.wipcMultiple}x the PC ActiveRange of ${formatBytes(plan.preconditionActiveRangeBytes)} (${plan.profile.preconditionActiveRangePct}%), TC ${o.threadCount}/QD ${o.queueDepth}; its duration depends on the device's write speed`)
-  lines.push(`  3. WDPC + test: RND, ActiveRange ${plan.profile.activeRangePct}% (${formatBytes(plan.activeRangeBytes)}), TC ${o.threadCount}/QD ${o.queueDepth} (TOIO ${o.threadCount * o.queueDepth}), write cache required ${plan.profile.writeCache}, data pattern random, ioengine ${o.ioengine}`)
-  lines.push(`     R/W mix outer loop: ${s.stimulus.loops.rwMixReadPct.map(mixLabel).join(', ')}`)
-  lines.push(`     block size inner loop: ${s.stimulus.loops.blockSizesBytes.map(blockSizeLabel).join(', ')}`)
-  lines.push(`     ${plan.points.length} points per round x ${o.pointSeconds} s = ${formatDuration(d.roundSec)} per round`)
-  lines.push(`     steady state: window ${s.steadyState.windowRounds} rounds, data excursion <= ${s.steadyState.maxDataExcursionPct}%, slope excursion <= ${s.steadyState.maxSlopeExcursionPct}% of the window average; tracking ${s.steadyState.tracking.map(t => t.label).join(' + ')}`)
-  lines.push(`     rounds: at least ${d.minRounds}, at most ${d.maxRounds ?? 'unlimited (continue until steady state)'} (${o.onNoSteadyState} at the limit)`)
-  lines.push('', `Test points: ${plan.points.length} per round; ${d.minRounds * plan.points.length} to ${d.maxRounds === null ? 'unlimited' : d.maxRounds * plan.points.length} in total`)
-  lines.push(`Duration of the rounds: minimum ${formatDuration(d.minSec)}, maximum ${d.maxSec === null ? 'unlimited' : formatDuration(d.maxSec)} (plus purge and WIPC)`)
-  lines.push('', 'Deviations:', ...plan.deviations.map(x => `  - ${x}`))
-  lines.push('', '--- fio job: WIPC ---', wipcJob(plan))
-  lines.push('--- fio jobs of one round (round 1; later rounds differ only in randseed) ---')
-  for (const p of plan.points) lines.push(pointJob(plan, p, 1))
+  const lines = [
+    `PTS ${s.title} test (${s.subtitle}), revision ${s.revision}, profile ${o.profile} (${s.clause})`,
+    `Target: ${targetLabel}, ${formatBytes(plan.target.sizeBytes)} (${formatDecimalGB(plan.target.sizeBytes)})`,
+    `Safety: ${refusals.length === 0 ? 'would proceed' : `would REFUSE:\n${refusals.map(r => `  - ${r}`).join('\n')}`}`,
+    `Compliance: ${plan.compliance.compliant ? 'compliant' : `NON-COMPLIANT: ${plan.compliance.reasons.join('; ')}`}`,
+    `Conditions: ActiveRange ${plan.profile.activeRangePct}% (${formatBytes(plan.activeRangeBytes)}), write cache ${plan.profile.writeCache}, TC ${o.threadCount}/QD ${o.queueDepth} unless a phase fixes its own, data pattern random, ioengine ${o.ioengine}, time scale ${o.timeScale}${plan.selectedWorkload ? `, workload ${plan.selectedWorkload.key}: ${plan.selectedWorkload.label}` : ''}`,
+    '',
+    'Timeline:',
+  ]
+  plan.timeline.forEach((t, i) => {
+    const d = t.minSec === t.maxSec ? formatDuration(t.minSec) : `${formatDuration(t.minSec)} to ${formatDuration(t.maxSec)}`
+    lines.push(`  ${String(i + 1).padStart(2)}. ${t.title} [${t.phase}]: ${t.detail}${t.maxSec > 0 ? ` (${d})` : ''}`)
+  })
+  lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device)`)
+  lines.push('', 'Parameters (source: spec, implementation-derived or open; digest §0):')
+  for (const p of s.parameters) lines.push(`  - ${p.name}: ${p.value} [${p.source}]${p.note ? ` ${p.note}` : ''}`)
   return lines.join('\n')
 }
+
+/** Job texts of the first step of every phase (pts plan --json). */
+export function planJobs(plan: ProgramPlan): Record<string, string> {
+  const jobs: Record<string, string> = {}
+  plan.phases.forEach((ph, pi) => {
+    // the seeds the run uses: round 1 point 1 of a loop, the first (or only) step of every other phase
+    const seed = stepSeed(plan.options.seed, pi, ph.kind === 'loop' ? 1 : 0, 0)
+    if (ph.kind === 'wipc') jobs[ph.id] = programWipcJob(plan, ph, seed)
+    if (ph.kind === 'loop') jobs[ph.id] = programJob(plan, {comment: `${ph.id} round 1 point 1: ${ph.points[0].label}`, section: ph.points[0].id, workload: ph.points[0], seconds: ph.pointSeconds, seed})
+    if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
+    if (ph.kind === 'series') jobs[ph.id] = programJob(plan, {comment: `${ph.id} sample 1`, section: ph.id, workload: ph.workload, seconds: ph.sampleSeconds, seed})
+    if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: 0, seed, bursts: {burstSeconds: ph.burstSeconds, idleSeconds: ph.idleSeconds, repeats: ph.repeats, logAvgMsec: ph.logAvgMsec, iopsLogPrefix: '<run>/raw/bursts'}})
+  })
+  return jobs
+}
+

@@ -1,15 +1,17 @@
-/** What `pts run`, `pts plan`, `pts demo` and `pts resume` share: spec, options, target facts, purge choice and the plan. */
+/** What `pts run`, `pts plan`, `pts demo` and `pts resume` share for every test: definition, options, target facts, purge choice and the plan. */
 import {randomInt} from 'node:crypto'
 import {UsageError} from '../errors.js'
 import {parseTarget, resolveTarget, refusals, type ResolvedTarget} from '../device/target.js'
 import {choosePurge, PURGE_METHODS, type PurgeChoice, type PurgeRequest} from '../device/purge.js'
-import {loadSpec} from '../spec/load.js'
-import {expandPlan, PlanError, type Plan, type RunOptions, type TargetInfo} from '../spec/expand.js'
-import type {TestSpec} from '../spec/types.js'
-import {parseSizeFlag, resolveOptions, timeScaleOf, type FlagValues} from './options.js'
+import {loadProgramSpec} from '../spec/load.js'
+import {PlanError, type TargetInfo} from '../spec/expand.js'
+import {expandProgram, type ProgramOptions, type ProgramPlan} from '../program/expand.js'
+import type {ProgramSpec} from '../program/types.js'
+import {parseSizeBytes} from '../units.js'
+import {commonOptions, num, parseSizeFlag, timeScaleOf, type RunFlagValues} from './options.js'
 
 export interface Prepared {
-  plan: Plan
+  plan: ProgramPlan
   target: ResolvedTarget
   /** The purge and its exact commands (null for a file target: nothing to purge). */
   purge: PurgeChoice | null
@@ -39,24 +41,49 @@ export function targetInfo(target: ResolvedTarget, purge: PurgeChoice | null): T
   }
 }
 
-/** IOPS flags with --time-scale applied: it scales the WIPC multiple, IOPS's only fixed-volume phase. */
-export function iopsFlags<F extends FlagValues & {'time-scale'?: string}>(flags: F): F {
-  return {...flags, 'wipc-multiple': String(Number(flags['wipc-multiple'] ?? '2') * timeScaleOf(flags['time-scale']))}
+/** Flags -> validated run options for this test definition. */
+export function runOptions(f: RunFlagValues, spec: ProgramSpec, seed: number): ProgramOptions {
+  const written = f['max-written'] === undefined ? null : parseSizeBytes(f['max-written'])
+  if (f['max-written'] !== undefined && (written === null || written <= 0)) throw new UsageError(`--max-written ${f['max-written']}: expected a size such as 2TB or 512GiB`)
+  const common = commonOptions(f, spec, seed)
+  const onNoSteadyState = (f['on-no-steady-state'] ?? 'stop') as 'stop' | 'continue'
+  const roundCap = num('round-cap', f['round-cap'], {integer: true, min: 1}) ?? null
+  if (roundCap !== null && onNoSteadyState !== 'continue') throw new UsageError('--round-cap applies with --on-no-steady-state continue')
+  if (roundCap !== null && roundCap < common.maxRounds) throw new UsageError(`--round-cap ${roundCap}: must be at least the round limit (--max-rounds ${common.maxRounds})`)
+  const hasWipc = spec.phases.some(p => p.kind === 'wipc')
+  const wipcMultiple = num('wipc-multiple', f['wipc-multiple'], {minExclusive: 0}) ?? null
+  if (wipcMultiple !== null && !hasWipc) throw new UsageError(`--wipc-multiple: the ${spec.id} test has no WIPC phase`)
+  if (onNoSteadyState === 'continue' && !spec.phases.some(p => p.kind === 'loop')) throw new UsageError(`--on-no-steady-state continue: the ${spec.id} test has no steady-state loop`)
+  return {
+    ...common,
+    onNoSteadyState,
+    roundCap: roundCap ?? (onNoSteadyState === 'continue' ? Math.max(common.maxRounds, DEFAULT_ROUND_CAP) : common.maxRounds),
+    wipcMultiple,
+    timeScale: timeScaleOf(f['time-scale']),
+    workload: f.workload ?? null,
+    ceilingMs: num('ceiling-ms', f['ceiling-ms'], {minExclusive: 0}) ?? null,
+    maxSeconds: num('max-seconds', f['max-seconds'], {minExclusive: 0}) ?? null,
+    maxWrittenBytes: written,
+    steadyStateExit: f['steady-state-exit'] === true,
+  }
 }
 
-/** Pure given the gathered facts: the plan for this spec, options, target and purge. */
-export function planFor(spec: TestSpec, options: RunOptions, target: ResolvedTarget, purge: PurgeChoice | null): Plan {
+/** Rounds a loop may run with --on-no-steady-state continue when the operator gives no --round-cap. */
+export const DEFAULT_ROUND_CAP = 100
+
+/** Pure given the gathered facts: the plan for this definition, options, target and purge. */
+export function planFor(spec: ProgramSpec, options: ProgramOptions, target: ResolvedTarget, purge: PurgeChoice | null): ProgramPlan {
   try {
-    return expandPlan(spec, options, targetInfo(target, purge))
+    return expandProgram(spec, options, targetInfo(target, purge))
   } catch (error) {
     if (error instanceof PlanError) throw new UsageError(error.message)
     throw error
   }
 }
 
-export function prepare(test: string, flags: FlagValues): Prepared {
-  const spec = loadSpec(test, flags.revision)
-  const options = resolveOptions(flags, spec, randomInt(1, 2 ** 31))
+export function prepare(test: string, flags: RunFlagValues): Prepared {
+  const spec = loadProgramSpec(test, flags.revision)
+  const options = runOptions(flags, spec, randomInt(1, 2 ** 31))
   const parsed = parseTarget(flags.device)
   const sizeBytes = parseSizeFlag(flags.size)
   if (parsed.kind === 'block' && sizeBytes !== null) throw new UsageError('--size applies only to file: targets; a block device is used whole')

@@ -9,14 +9,13 @@ import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync} fr
 import {join, resolve} from 'node:path'
 import {EXIT, PtsError, UnsafeTargetError, UsageError} from '../errors.js'
 import {runTool, whichPath} from '../proc.js'
-import {TEST_TITLES} from '../report/program/model.js'
-import {revisionLabel} from '../spec/types.js'
+import {revisionLabel, TEST_IDS, testTitle} from '../model/tests.js'
 import {revisionDir, SPECS_DIR} from '../spec/load.js'
-import {readStoredProgram, readStoredRun, storedRunKind} from '../store/read.js'
+import {readStoredRun} from '../store/read.js'
 import {phaseDetail} from '../program/run.js'
 import {execute} from './execute.js'
-import {iopsFlags, prepare} from './prepare.js'
-import {executeProgram, prepareProgram, type ProgramFlagValues} from './program.js'
+import {prepare} from './prepare.js'
+import type {RunFlagValues} from './options.js'
 import type {KeyObject} from 'node:crypto'
 import {writeFileAtomic, writeJsonAtomic} from '../store/atomic.js'
 import {assertValid} from '../validate.js'
@@ -25,7 +24,7 @@ import {formatDuration} from '../units.js'
 import {currentSuiteClaims} from '../claims/load.js'
 
 /** The spec's order of the tests (digest B §1, §5): each purges first, so the order sets no write history. */
-export const SUITE_ORDER = ['iops', 'tp', 'lat', 'wsat', 'hir', 'xsr', 'cbw', 'ecw', 'dirth'] as const
+export const SUITE_ORDER = TEST_IDS
 
 export interface SuiteEntry {
   test: string
@@ -94,7 +93,7 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 /** The contents page (HTML, pure): every test with its status, verdict line and page range in the combined PDF; `claims`: the "Claims vs measured" pages of pts verify, right after it. */
 export function contentsHtml(s: SuiteManifest, rows: Array<{test: string; status: string; detail: string; firstPage: number | null; pages: number}>, css: string, claims?: {summary: string; firstPage: number; pages: number}): string {
   const claimsRow = claims ? `<tr><td>Claims vs measured (pts verify)</td><td>claims</td><td>verified</td><td>${esc(claims.summary)}</td><td class="num">${claims.firstPage}-${claims.firstPage + claims.pages - 1}</td></tr>\n` : ''
-  const body = claimsRow + rows.map(r => `<tr><td>${esc(TEST_TITLES[r.test] ?? r.test)}</td><td>${esc(r.test)}</td><td>${esc(r.status)}</td><td>${esc(r.detail)}</td><td class="num">${r.firstPage === null ? '-' : `${r.firstPage}-${r.firstPage + r.pages - 1}`}</td></tr>`).join('\n')
+  const body = claimsRow + rows.map(r => `<tr><td>${esc(testTitle(r.test))}</td><td>${esc(r.test)}</td><td>${esc(r.status)}</td><td>${esc(r.detail)}</td><td class="num">${r.firstPage === null ? '-' : `${r.firstPage}-${r.firstPage + r.pages - 1}`}</td></tr>`).join('\n')
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>PTS suite ${esc(s.suiteId)}</title><style>${css}
 .contents h1{font-size:20px;margin:0 0 6px} .contents table{width:100%;border-collapse:collapse;font-size:11px} .contents td,.contents th{border:1px solid #999;padding:4px 6px;text-align:left;vertical-align:top} .contents .num{text-align:right;white-space:nowrap}</style></head>
 <body><section class="page contents"><div class="body">
@@ -158,14 +157,8 @@ export function suiteDurationText(parts: Array<{test: string; minSec: number; ma
 /** One line per test for the contents page, read from its stored results. */
 export function storedDetail(runDir: string): string {
   try {
-    const k = storedRunKind(runDir)
-    if (!k) return ''
-    if (k.kind === 'iops') {
-      const {results: r} = readStoredRun(runDir)
-      const w = r.steadyState.fromRound === null ? '' : ` (window rounds ${r.steadyState.fromRound}-${r.steadyState.toRound})`
-      return `steady state ${r.steadyState.verdict === 'steady' ? 'achieved' : r.steadyState.verdict === 'not-achieved' ? 'NOT ACHIEVED' : 'pending'}${w}`
-    }
-    const {results: r} = readStoredProgram(runDir)
+    if (!existsSync(join(runDir, 'results.json'))) return ''
+    const {results: r} = readStoredRun(runDir)
     return r.phases.filter(p => p.kind !== 'purge' && p.kind !== 'wipc').map(p => `${p.id}: ${phaseDetail(p)}`).join('; ')
   } catch { return '' }
 }
@@ -173,7 +166,7 @@ export function storedDetail(runDir: string): string {
 export interface SuiteRunOptions {
   dir: string
   tests: string[]
-  flags: ProgramFlagValues
+  flags: RunFlagValues
   argv: string[]
   signKey?: KeyObject
   /** Continue this stored suite (pts resume <suite-dir>). */
@@ -200,17 +193,15 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
     tests: o.tests.map((t, i) => ({test: t, dir: `${String(i + 1).padStart(2, '0')}-${t}`, status: 'pending', error: null, startedAt: null, finishedAt: null})),
   }
   if (!o.resume && existsSync(dir) && readdirSync(dir).length > 0) throw new UsageError(`suite directory ${dir} already exists and is not empty`, 'choose another --out, or continue it with pts resume')
-  const flags = {...(s.flags as unknown as ProgramFlagValues), revision: s.revision, device: s.device}
+  const flags = {...(s.flags as unknown as RunFlagValues), revision: s.revision, device: s.device}
   // A file target the suite created (or the operator confirmed) belongs to the suite: its later tests and a resume overwrite it.
   const filePath = s.device.startsWith('file:') ? s.device.slice(5) : null
   if (filePath && (o.resume || flags['yes-destroy-data'] === undefined)) flags['yes-destroy-data'] = o.resume || !existsSync(filePath) ? filePath : flags['yes-destroy-data']
   // Prepare every test that has not started: usage errors and the safety gate before any write.
-  const prepared = new Map<string, ReturnType<typeof prepare> | ReturnType<typeof prepareProgram>>()
+  const prepared = new Map<string, ReturnType<typeof prepare>>()
   for (const t of s.tests) {
     if (t.status === 'complete' || t.status === 'skipped' || existsSync(join(dir, t.dir, 'results.json'))) continue
-    prepared.set(t.test, t.test === 'iops'
-      ? prepare('iops', iopsFlags(flags))
-      : prepareProgram(t.test, flags))
+    prepared.set(t.test, prepare(t.test, flags))
   }
   const first = [...prepared.values()][0]
   if (first && first.refusals.length > 0) {
@@ -228,7 +219,7 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
       t.startedAt = t.startedAt ?? nowIso()
       t.error = null
       saveSuite(dir, s)
-      process.stderr.write(`\n=== ${TEST_TITLES[t.test] ?? t.test} (${t.test}), test ${s.tests.indexOf(t) + 1} of ${s.tests.length}: ${runDir}\n`)
+      process.stderr.write(`\n=== ${testTitle(t.test)} (${t.test}), test ${s.tests.indexOf(t) + 1} of ${s.tests.length}: ${runDir}\n`)
       try {
         let report: {error: string | null}
         if (existsSync(join(runDir, 'results.json'))) {
@@ -236,9 +227,7 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
         } else {
           const p = prepared.get(t.test)!
           // a file target that this suite created is its own: later tests may overwrite it
-          const r = t.test === 'iops'
-            ? await execute(p as ReturnType<typeof prepare>, runDir, [...s.argv, `# ${t.test}`], false, {signKey: o.signKey})
-            : await executeProgram(p as ReturnType<typeof prepareProgram>, runDir, [...s.argv, `# ${t.test}`], false, {signKey: o.signKey})
+          const r = await execute(p, runDir, [...s.argv, `# ${t.test}`], false, {signKey: o.signKey})
           report = r.report
         }
         t.status = 'complete'

@@ -21,7 +21,7 @@ export default class Demo extends BaseCommand {
     const device = `file:${DEMO_TARGET}`
     const prepared = prepare('iops', {
       device, size: '1GiB', revision: '2.0.2', 'point-seconds': flags['point-seconds'], 'max-rounds': flags['max-rounds'],
-      'on-no-steady-state': 'stop', 'wipc-multiple': '2', ioengine: 'libaio', 'yes-destroy-data': DEMO_TARGET,
+      'on-no-steady-state': 'stop', ioengine: 'libaio', 'yes-destroy-data': DEMO_TARGET,
     })
     const runDir = flags.out ?? defaultRunDir(new Date(), 'iops', 'demo').replace(/^reports\//, 'reports/demo/')
     const summary = await execute(prepared, runDir, ['pts', 'demo', ...this.argv], false)

@@ -1,32 +1,26 @@
 import {BaseCommand} from '../cli/base.js'
-import {runFlags, testArg} from '../cli/options.js'
-import {iopsFlags, prepare} from '../cli/prepare.js'
-import {planText} from '../cli/plan-text.js'
-import {pointJob, wipcJob} from '../engine/jobfile.js'
-import {prepareProgram, programFlags, programPlanJobs, programPlanText} from '../cli/program.js'
+import {runFlags, suiteFlags, testArg} from '../cli/options.js'
+import {prepare} from '../cli/prepare.js'
+import {planJobs, planText} from '../cli/plan-text.js'
 import {chooseTests, revisionTests, suiteDurationText} from '../cli/suite.js'
-import {suiteFlags} from '../cli/options.js'
 
 export default class Plan extends BaseCommand {
   static summary = 'Print what a run would do and how long it takes; touches nothing.'
-  static description = 'Prints every phase (purge, WIPC, WDPC rounds), the safety verdict, compliance, the fio job text of one round, the number of test points and the minimum and maximum duration. Takes the same flags as `pts run`; --yes-destroy-data only changes the printed safety verdict.'
+  static description = 'Prints every phase of the test (purge, WIPC, steady-state loops, series, ...) with its timeline, the safety verdict, compliance, the test\'s constants with their source, and the minimum and maximum duration; with --json also the fio job text of the first step of every phase. "all" prints every test\'s duration and the suite\'s total. Takes the same flags as `pts run`; --yes-destroy-data only changes the printed safety verdict.'
   static examples = [
     '<%= config.bin %> plan iops --device /dev/nvme1n1',
     '<%= config.bin %> plan iops --device file:/scratch/pts.img --size 8GiB --point-seconds 5 --max-rounds 8',
+    '<%= config.bin %> plan all --device /dev/nvme1n1',
   ]
   static args = testArg
-  static flags = {...runFlags, ...programFlags, ...suiteFlags}
+  static flags = {...runFlags, ...suiteFlags}
 
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Plan)
     if (args.test === 'all') {
       const tests = chooseTests(revisionTests(flags.revision), flags.tests, flags.revision)
       const parts = tests.map(t => {
-        if (t === 'iops') {
-          const p = prepare('iops', iopsFlags(flags))
-          return {test: t, minSec: p.plan.durations.minSec, maxSec: p.plan.durations.maxSec, refusals: p.refusals, compliance: p.plan.compliance}
-        }
-        const p = prepareProgram(t, flags)
+        const p = prepare(t, flags)
         return {test: t, minSec: p.plan.durations.minSec, maxSec: p.plan.durations.maxSec, refusals: p.refusals, compliance: p.plan.compliance}
       })
       const refusals = parts[0]?.refusals ?? []
@@ -37,30 +31,16 @@ export default class Plan extends BaseCommand {
       }
       return {suite: true, revision: flags.revision, tests: parts}
     }
-    if (args.test !== 'iops') {
-      const p = prepareProgram(args.test, flags)
-      const t = p.target
-      const label = t.kind === 'file' ? `file:${t.path}` : `${t.path} (${t.identity.model ?? '?'}, serial ${t.identity.serial ?? 'none'})`
-      if (!this.jsonEnabled()) this.log(programPlanText(p.plan, label, p.refusals))
-      return {
-        test: p.plan.spec.id, revision: p.plan.spec.revision, profile: p.plan.options.profile, target: label,
-        safety: {proceed: p.refusals.length === 0, refusals: p.refusals}, compliance: p.plan.compliance, deviations: p.plan.deviations,
-        options: p.plan.options, activeRangeBytes: p.plan.activeRangeBytes, phases: p.plan.phases, timeline: p.plan.timeline, durations: p.plan.durations,
-        parameters: p.plan.spec.parameters, jobs: programPlanJobs(p.plan),
-      }
-    }
-    const {plan, target, refusals, purge} = prepare(args.test, iopsFlags(flags))
+    if (flags.tests !== undefined) throw new (await import('../errors.js')).UsageError('--tests applies to pts plan all')
+    const {plan, target, refusals, purge} = prepare(args.test, flags)
     const label = target.kind === 'file' ? `file:${target.path}` : `${target.path} (${target.identity.model ?? '?'}, serial ${target.identity.serial ?? 'none'})`
-    if (!this.jsonEnabled()) this.log(planText(plan, label, refusals, purge))
+    if (!this.jsonEnabled()) this.log(planText(plan, label, refusals))
     return {
       test: plan.spec.id, revision: plan.spec.revision, profile: plan.options.profile, target: label,
-      safety: {proceed: refusals.length === 0, refusals},
-      compliance: plan.compliance, deviations: plan.deviations,
+      safety: {proceed: refusals.length === 0, refusals}, compliance: plan.compliance, deviations: plan.deviations,
       purge: purge ? {method: purge.method, deviation: purge.deviation, refused: purge.refused, steps: purge.steps.map(x => x.argv.join(' '))} : {method: 'none', deviation: plan.purge.deviation, refused: null, steps: []},
-      options: plan.options, activeRangeBytes: plan.activeRangeBytes, wipc: plan.wipc,
-      pointsPerRound: plan.points.length, points: plan.points,
-      durations: plan.durations,
-      jobs: {wipc: wipcJob(plan), round1: plan.points.map(p => pointJob(plan, p, 1))},
+      options: plan.options, activeRangeBytes: plan.activeRangeBytes, phases: plan.phases, timeline: plan.timeline, durations: plan.durations,
+      parameters: plan.spec.parameters, jobs: planJobs(plan),
     }
   }
 }

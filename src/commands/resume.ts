@@ -7,17 +7,13 @@ import {findFio} from '../engine/fio.js'
 import {parseTarget, resolveTarget} from '../device/target.js'
 import {hostFacts, toolVersion} from '../host.js'
 import {Progress} from '../progress.js'
-import {runTest} from '../run/run-test.js'
 import {planFor, purgeFor} from '../cli/prepare.js'
-import {loadSpec} from '../spec/load.js'
-import type {ProfileId, Revision} from '../spec/types.js'
+import type {ProfileId, Revision} from '../model/tests.js'
 import {endLeftovers, liveHolder} from '../store/lock.js'
-import {readStoredProgram, readStoredRun, storedRunKind} from '../store/read.js'
+import {readStoredRun} from '../store/read.js'
 import type {RunManifest} from '../store/types.js'
 import type {ResolvedTarget} from '../device/target.js'
-import type {KeyObject} from 'node:crypto'
 import {loadProgramSpec} from '../spec/load.js'
-import {programPlanFor, programSummaryText} from '../cli/program.js'
 import {runProgram} from '../program/run.js'
 import {readSuite, runSuite} from '../cli/suite.js'
 import {loadSigningKey} from '../store/integrity.js'
@@ -29,7 +25,7 @@ export default class Resume extends BaseCommand {
 
 Before touching the device, resume ends any fio process that a killed pts left running (found by the pids recorded in lock.json), refuses while another pts holds the run or the device, and refuses when the device identity (serial, capacity) differs from the manifest. The run's old seal and signature are removed when it continues and written again when it ends (pass --sign-key again to sign).
 
-The other tests (tp, lat, wsat, hir, xsr, cbw, ecw, dirth) continue from their stored phases: completed phases are kept, a cut loop round, HIR wait state or histogram run is re-run from its start, a cut series continues with its next sample. A suite directory (pts run all) continues the cut test, then runs the tests not yet started, and writes suite.pdf.`
+Every test continues from its stored phases: completed phases are kept, a cut loop round, HIR wait state or histogram run is re-run from its start, a cut series continues with its next sample. Runs stored by earlier versions of pts (the IOPS format without phases) are read as the same phases. A suite directory (pts run all) continues the cut test, then runs the tests not yet started, and writes suite.pdf.`
   static examples = [
     '<%= config.bin %> resume reports/2026-12-01T101500Z-iops-nvme1n1',
     '<%= config.bin %> resume reports/2026-12-01T101500Z-iops-nvme1n1 --restart-from purge',
@@ -53,60 +49,32 @@ The other tests (tp, lat, wsat, hir, xsr, cbw, ecw, dirth) continue from their s
       if (!this.jsonEnabled()) this.log([`Suite ${s.suiteId}: ${s.status}`, ...s.tests.map(t => `  ${t.dir}: ${t.status}`), ...s.files.map(f => `Report: ${f}`)].join('\n'))
       return s
     }
-    if (storedRunKind(args.runDir)?.kind === 'program') return this.resumeProgram(args.runDir, flags['restart-from'] !== undefined, signKey)
     const {runDir: dir, manifest, results} = readStoredRun(args.runDir)
-    mayResume(dir, results.status, flags['restart-from'] !== undefined)
-    const fio = findFio()
-    const target = sameDevice(manifest)
-    const leftovers = await endLeftovers(dir)
-    const spec = loadSpec(results.test, results.revision)
-    const p = results.parameters
-    // the same purge method as the run chose (needed again only with --restart-from purge)
-    const purge = purgeFor(target, results.purge.method)
-    if (purge?.refused && flags['restart-from']) throw new UnsafeTargetError(target.path, [`purge: ${purge.refused}`], 'nothing was written')
-    const plan = planFor(spec, {
-      revision: results.revision as Revision, profile: results.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
-      pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState, wipcMultiple: p.wipcMultiple, ioengine: p.ioengine, seed: p.seed,
-    }, target, purge)
-    const lastPoint = results.rounds.flatMap(r => r.points).at(-1)
-    const lastActivityAt = [lastPoint?.finishedAt, results.wipc?.finishedAt, manifest.events.at(-1)?.at].filter((x): x is string => Boolean(x)).sort().at(-1) ?? manifest.createdAt
-    const summary = await runTest({
-      plan, target, purge, fio, runId: manifest.runId, runDir: dir, argv: ['pts', 'resume', ...this.argv], toolVersion: toolVersion(), host: hostFacts(),
-      progress: new Progress(process.stderr, false, 10),
-      signKey,
-      resume: {manifest, results, restartFromPurge: flags['restart-from'] === 'purge', interruption: {lastActivityAt, status: results.status, leftovers}},
-    })
-    const withReport = {...summary, report: await reportAfterRun(dir, false)}
-    if (!this.jsonEnabled()) this.log(summaryText(withReport))
-    process.exitCode = exitFor(withReport)
-    return withReport
-  }
-
-  /** A test-program run (tp, lat, wsat, hir, xsr, cbw, ecw, dirth): continue from its stored phases. */
-  private async resumeProgram(runDirArg: string, restart: boolean, signKey: KeyObject | undefined): Promise<unknown> {
-    if (restart) throw new UsageError('--restart-from purge is supported for IOPS runs only', 'start a new run of this test instead')
-    const {runDir: dir, manifest, results} = readStoredProgram(runDirArg)
-    mayResume(dir, results.status, false)
+    const restart = flags['restart-from'] === 'purge'
+    mayResume(dir, results.status, restart)
     const fio = findFio()
     const target = sameDevice(manifest)
     const leftovers = await endLeftovers(dir)
     const spec = loadProgramSpec(results.test, results.revision)
     const p = results.parameters
     const firstPurge = results.phases.find(x => x.kind === 'purge') as {method: string} | undefined
+    // the same purge method as the run chose
     const purge = purgeFor(target, firstPurge?.method === 'none' ? undefined : firstPurge?.method)
-    const plan = programPlanFor(spec, {
+    if (purge?.refused && restart) throw new UnsafeTargetError(target.path, [`purge: ${purge.refused}`], 'nothing was written')
+    const plan = planFor(spec, {
       revision: results.revision as Revision, profile: results.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
-      pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, timeScale: p.timeScale, ioengine: p.ioengine, seed: p.seed, workload: p.workload,
+      pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState ?? 'stop', roundCap: p.roundCap ?? p.maxRounds,
+      wipcMultiple: p.wipcMultiple ?? null, timeScale: p.timeScale, ioengine: p.ioengine, seed: p.seed, workload: p.workload,
       ceilingMs: p.ceilingMs, maxSeconds: p.maxSeconds, maxWrittenBytes: p.maxWrittenBytes, steadyStateExit: p.steadyStateExit,
     }, target, purge)
     const lastActivityAt = [manifest.events.at(-1)?.at, manifest.finishedAt].filter((x): x is string => Boolean(x)).sort().at(-1) ?? manifest.createdAt
     const summary = await runProgram({
       plan, target, purge, fio, runId: manifest.runId, runDir: dir, argv: ['pts', 'resume', ...this.argv], toolVersion: toolVersion(), host: hostFacts(),
       progress: new Progress(process.stderr, false, 10), signKey,
-      resume: {manifest, results, interruption: {lastActivityAt, status: results.status, leftovers}},
+      resume: {manifest, results, restartFromPurge: restart, interruption: {lastActivityAt, status: results.status, leftovers}},
     })
     const withReport = {...summary, report: await reportAfterRun(dir, false)}
-    if (!this.jsonEnabled()) this.log(programSummaryText(withReport))
+    if (!this.jsonEnabled()) this.log(summaryText(withReport))
     process.exitCode = exitFor(withReport)
     return withReport
   }

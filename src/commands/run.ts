@@ -1,8 +1,7 @@
 import {BaseCommand} from '../cli/base.js'
 import {defaultRunDir, runFlags, signKeyFlag, testArg} from '../cli/options.js'
 import {loadSigningKey} from '../store/integrity.js'
-import {executeProgram, prepareProgram, programFlags, programSummaryText} from '../cli/program.js'
-import {iopsFlags, prepare} from '../cli/prepare.js'
+import {prepare} from '../cli/prepare.js'
 import {execute, exitFor, summaryText} from '../cli/execute.js'
 import {chooseTests, revisionTests, runSuite} from '../cli/suite.js'
 import {suiteFlags} from '../cli/options.js'
@@ -10,7 +9,7 @@ import {EXIT, UsageError} from '../errors.js'
 
 export default class Run extends BaseCommand {
   static summary = 'Run a PTS test (iops, tp, lat, wsat, hir, xsr, cbw, ecw, dirth) or the whole suite (all) against a block device or a file.'
-  static description = `IOPS: purges the target, runs WIPC (SEQ 128 KiB writes of --wipc-multiple x the ActiveRange), then WDPC rounds in the spec's loop order until the steady-state criteria hold in a 5-round window or the round limit is reached. The other tests run the phases of their definition in specs/<revision>/<test>.json (purge, WIPC, steady-state loops, per-minute series, HIR wait states, CBW/DIRTH operating points with response-time histograms); pts plan <test> prints them with the timeline. "all" runs every test the revision defines (or --tests tp,lat,...) in the spec's order, each from its own purge, each in its own directory under the suite directory, and writes suite.pdf: a contents page and every test's report. Writes manifest.json, results.json (after every test point) and raw/ (every fio job and JSON output) into the run directory, and ends by rendering report.pdf and report.html from those files (if only the report fails, the exit code is 7 and "pts report <run-dir>" renders it again). Progress goes to stderr.
+  static description = `Runs the phases of the test's definition in specs/<revision>/<test>.json: purge, WIPC (SEQ writes of 2x the PC ActiveRange, or --wipc-multiple), steady-state loops (rounds in the spec's loop order until the criteria hold in a 5-round window or the round limit is reached; IOPS: R/W mix x block size), per-minute series, HIR wait states, CBW/DIRTH operating points with response-time histograms; pts plan <test> prints them with the timeline. "all" runs every test the revision defines (or --tests tp,lat,...) in the spec's order, each from its own purge, each in its own directory under the suite directory, and writes suite.pdf: a contents page and every test's report. Writes manifest.json, results.json (after every test point) and raw/ (every fio job and JSON output) into the run directory, and ends by rendering report.pdf and report.html from those files (if only the report fails, the exit code is 7 and "pts report <run-dir>" renders it again). Progress goes to stderr.
 
 A block device is written only when it is not mounted, not swap, holds no partitions, has no holders, and --yes-destroy-data names its serial or path. A file: target is always non-compliant.
 
@@ -24,7 +23,7 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
     '<%= config.bin %> run all --tests tp,lat,wsat --device file:/scratch/pts.img --size 4GiB --point-seconds 1 --max-rounds 5 --time-scale 0.001',
   ]
   static args = testArg
-  static flags = {...runFlags, ...programFlags, ...suiteFlags, ...signKeyFlag}
+  static flags = {...runFlags, ...suiteFlags, ...signKeyFlag}
 
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Run)
@@ -38,14 +37,7 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
       return s
     }
     if (flags.tests !== undefined) throw new UsageError('--tests applies to pts run all')
-    if (args.test !== 'iops') {
-      const program = prepareProgram(args.test, flags)
-      const s = await executeProgram(program, runDir, ['pts', 'run', ...this.argv], false, {signKey})
-      if (!this.jsonEnabled()) this.log(programSummaryText(s))
-      process.exitCode = exitFor(s)
-      return s
-    }
-    const prepared = prepare(args.test, iopsFlags(flags))
+    const prepared = prepare(args.test, flags)
     const summary = await execute(prepared, runDir, ['pts', 'run', ...this.argv], false, {signKey})
     if (!this.jsonEnabled()) this.log(summaryText(summary))
     process.exitCode = exitFor(summary)

@@ -7,12 +7,12 @@ import type {SuiteManifest} from '../cli/suite.js'
 
 /** What `pts verify` was pointed at: one run (IOPS, TP or LAT) or a suite directory, with the runs to match against. */
 interface Target {
-  kind: 'iops' | 'program' | 'suite'
+  kind: 'run' | 'suite'
   dir: string
   runs: VerifyRunInput[]
   suite?: SuiteManifest
   warnings: string[]
-  /** The heading of the stand-alone claims document (program runs and suites). */
+  /** The heading of the stand-alone claims document (suites). */
   heading: string
 }
 
@@ -20,7 +20,7 @@ export default class Verify extends BaseCommand {
   static summary = 'Check a drive\'s datasheet claims against stored runs (an IOPS, TP or LAT run, or a whole suite): claimed vs measured, ratio and verdict per claim.'
   static description = `Matches every claim of a datasheet claims file (schemas/claims.schema.json; example: specs/claims/crucial-mx100-256gb.json) to the measurement of the same access, block size and R/W mix: a window average (IOPS, MB/s = 10^6 B/s, mean or 99.999th-percentile response time). Random IOPS and MB/s claims are measured by the IOPS run; sequential ones by the Throughput (tp) run's loops (SEQ 128 KiB / 1024 KiB, R/W 100/0 and 0/100, at its TC/QD); response-time claims by the Latency (lat) run (TC 1/QD 1), else by the IOPS run's point. Give one run directory, or a suite directory of \`pts run all\` (suite.json): each claim then takes the best measurement among the suite's runs. The ratio is measured / claimed; a claim "meets" when the measurement is within --tolerance of it or better (latency: lower is better, so it meets when measured <= claimed x (1 + tolerance)), else it is "below". A claim no run given measures is "not measured", with the reason and the PTS test that measures it. A claim's queue depth that differs from the measurement's, and a fresh-out-of-box (or unstated) claim measured at steady state (the loop's own steady-state verdict), are noted.
 
-Writes the outcome to claims.json (schemas/verify-result.schema.json, atomically) in the run or suite directory. Unless --no-report: an IOPS run's report.pdf and report.html are re-rendered with a "Claims vs measured" page; a TP or LAT run gets claims.pdf (that page on its own); a suite gets claims.pdf and suite.pdf is re-rendered with the "Claims vs measured" pages right after its contents page. Prints a table; --json prints the outcome instead.
+Writes the outcome to claims.json (schemas/verify-result.schema.json, atomically) in the run or suite directory. Unless --no-report: the run's report.pdf and report.html are re-rendered with a "Claims vs measured" page; a suite gets claims.pdf and suite.pdf is re-rendered with the "Claims vs measured" pages right after its contents page. Prints a table; --json prints the outcome instead.
 
 Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad usage (no --claims, claims file not found, bad --tolerance); 3 the claims file is not valid JSON or fails its schema (file, JSON pointer and what is expected are named), or results.json / manifest.json / suite.json fail theirs; 7 the report cannot be rendered (claims.json is kept); 8 run directory missing, incomplete, still in progress, of a test verify does not read, or a suite without an IOPS, TP or LAT run; 9 claims.json cannot be written; 10 --fail-on-miss and at least one claim is below or not measured.`
   static examples = [
@@ -36,7 +36,7 @@ Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad u
     claims: Flags.string({char: 'c', description: 'datasheet claims file (JSON, schemas/claims.schema.json)', required: true}),
     tolerance: Flags.string({char: 't', description: 'how far below a claim (latency: above) a measurement may be and still meet it, in percent: 10 or 10% (0-100)', default: '10%'}),
     'fail-on-miss': Flags.boolean({description: 'exit 10 when any claim is below or not measured (the table is printed first)', default: false}),
-    report: Flags.boolean({description: 'render the "Claims vs measured" page(s): into an IOPS run\'s report, as claims.pdf of a TP/LAT run, or into a suite\'s suite.pdf (--no-report: only write claims.json)', default: true, allowNo: true}),
+    report: Flags.boolean({description: 'render the "Claims vs measured" page(s): into the run\'s report, or into a suite\'s suite.pdf (--no-report: only write claims.json)', default: true, allowNo: true}),
   }
 
   async run(): Promise<VerifyResult> {
@@ -75,7 +75,7 @@ Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad u
 
     if (flags.report) {
       const files: string[] = []
-      if (target.kind === 'iops') {
+      if (target.kind === 'run') {
         const {renderReport} = await import('../report/index.js')
         files.push(...(await renderReport(target.dir, {formats: ['pdf', 'html']})).files)
       } else {
@@ -101,7 +101,7 @@ Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad u
 async function loadTarget(dirArg: string): Promise<Target> {
   const {existsSync} = await import('node:fs')
   const {basename, join, resolve} = await import('node:path')
-  const {assertFinished, readStoredProgram, readStoredRun, storedRunKind} = await import('../store/read.js')
+  const {assertFinished, readStoredRun} = await import('../store/read.js')
   const {CLAIM_TESTS} = await import('../claims/match.js')
   const {resultsSha256} = await import('../claims/load.js')
   const dir = resolve(dirArg)
@@ -117,13 +117,13 @@ async function loadTarget(dirArg: string): Promise<Target> {
     const runs: VerifyRunInput[] = []
     const warnings: string[] = []
     for (const t of s.tests) {
-      if (!CLAIM_TESTS.includes(t.test)) continue
+      if (!CLAIM_TESTS.includes(t.test as never)) continue
       const runDir = join(dir, t.dir)
       if (!existsSync(join(runDir, 'results.json'))) {
         warnings.push(`the suite's ${t.test} test (${t.dir}, ${t.status}) has no results: claims it would measure are not measured`)
         continue
       }
-      const run = t.test === 'iops' ? readStoredRun(runDir) : readStoredProgram(runDir)
+      const run = readStoredRun(runDir)
       if (run.results.status === 'running') {
         warnings.push(`the suite's ${t.test} test (${t.dir}) was cut while running (pts resume ${dir} continues it): its results are not used`)
         continue
@@ -138,25 +138,16 @@ async function loadTarget(dirArg: string): Promise<Target> {
     return {kind: 'suite', dir, runs, suite: s, warnings, heading: `PTS test suite ${s.suiteId} - device ${s.device} - Claims vs measured (pts verify)`}
   }
 
-  const kind = storedRunKind(dir)
-  if (kind?.kind === 'program') {
-    if (!CLAIM_TESTS.includes(kind.test)) {
-      throw new RunDirError(`${dir} holds a ${kind.test} run; pts verify matches claims against IOPS, TP and LAT runs, or a suite directory of pts run all`,
-        'pass an IOPS, TP or LAT run directory, or the suite directory')
-    }
-    const run = readStoredProgram(dir)
-    assertFinished(run, 'pts verify')
-    return {
-      kind: 'program', dir: run.runDir, warnings: [],
-      runs: [{dir: basename(run.runDir), results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(run.runDir)}],
-      heading: `${run.results.test.toUpperCase()} run ${run.results.runId} - device ${deviceText(run.manifest)} - Claims vs measured (pts verify)`,
-    }
+  const {testTitle} = await import('../model/tests.js')
+  const run = readStoredRun(dir)
+  if (!CLAIM_TESTS.includes(run.results.test as never)) {
+    throw new RunDirError(`${dir} holds a ${run.results.test} run; pts verify matches claims against IOPS, TP and LAT runs, or a suite directory of pts run all`,
+      'pass an IOPS, TP or LAT run directory, or the suite directory')
   }
-  const run = readStoredRun(dir, 'pts verify')
   assertFinished(run, 'pts verify')
   return {
-    kind: 'iops', dir: run.runDir, warnings: [],
+    kind: 'run', dir: run.runDir, warnings: [],
     runs: [{dir: basename(run.runDir), results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(run.runDir)}],
-    heading: '',
+    heading: `${testTitle(run.results.test)} run ${run.results.runId} - device ${deviceText(run.manifest)} - Claims vs measured (pts verify)`,
   }
 }

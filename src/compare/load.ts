@@ -7,13 +7,18 @@
 import {realpathSync} from 'node:fs'
 import {RunDirError, UsageError} from '../errors.js'
 import {readStoredRun} from '../store/read.js'
+import {loopView} from '../program/loop-view.js'
 import {runProblem, type CompareRunInput} from './model.js'
 
 export function loadCompareRuns(dirs: readonly string[]): CompareRunInput[] {
   const runs: CompareRunInput[] = []
   const seen = new Map<string, number>()
   dirs.forEach((dir, i) => {
-    const {runDir, manifest, results} = readStoredRun(dir)
+    const {runDir, manifest, results: stored} = readStoredRun(dir)
+    const results = loopView(stored)
+    if (!results) {
+      throw new RunDirError(`Cannot compare run ${i + 1} (${runDir}): its ${stored.test} test has no steady-state loop`, 'pts compare compares the loop phases of runs (IOPS, TP, LAT, CBW/DIRTH); pass runs of such a test')
+    }
     const real = realpathSync(runDir)
     const prev = seen.get(real)
     if (prev !== undefined) {

@@ -14,8 +14,13 @@
  * - Table layout follows digest B §6.3: rows block size small -> large, columns R/W mix
  *   0/100 -> 100/0.
  */
-import type {RunManifest, RunResults, WindowAverage} from '../store/types.js'
-import {revisionLabel} from '../spec/types.js'
+import type {RunManifest} from '../store/types.js'
+import {revisionLabel} from '../model/tests.js'
+import type {LoopView} from '../program/loop-view.js'
+
+/** A run as compared: one steady-state loop phase (the IOPS loop, a TP block size, LAT, ...) as a matrix. */
+type RunResults = LoopView
+type WindowAverage = LoopView['windowAverages'][number]
 import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
 import {fixed, fmtInstant, pointLabel} from '../report/format.js'
 import {bodyBudgetMm, CONTENT_MM, H2_MM, headerMm, matrixTableMm, paragraphMm, sideRowMm, tablesPerPage, textLines} from './layout.js'
@@ -379,13 +384,20 @@ export const METRICS: readonly Metric[] = [
   {id: 'latMaxMs', title: 'Maximum Response Time', heading: 'Maximum response time over the window, ms', decimals: 3, value: w => w.latMaxNs / 1e6},
 ]
 
+/** "2X ActiveRange": the operator's multiple, else what WIPC planned over the PC ActiveRange. */
+function wipcText(r: RunResults): string {
+  const w = r.wipc
+  if (!w) return 'none'
+  const x = r.parameters.wipcMultiple ?? (r.parameters.preconditionActiveRangeBytes > 0 ? +(w.plannedBytes / r.parameters.preconditionActiveRangeBytes).toFixed(4) : null)
+  return x === null ? 'n/a' : `${x}X ActiveRange`
+}
+
 function findAverage(r: RunResults, readPct: number, bs: number): WindowAverage | undefined {
   return r.windowAverages.find(w => w.readPct === readPct && w.blockSizeBytes === bs)
 }
 
 function completeRoundCount(r: RunResults): number {
-  const n = r.parameters.rwMixReadPct.length * r.parameters.blockSizesBytes.length
-  return r.rounds.filter(x => x.finishedAt !== null && x.points.length === n).length
+  return r.rounds.filter(x => x.finishedAt !== null && x.points.length === r.pointsPerRound).length
 }
 
 function steadyText(r: RunResults): {text: string; achieved: boolean} {
@@ -466,10 +478,10 @@ function conditionRows(inputs: readonly CompareRunInput[], runs: readonly Compar
     {label: 'TC / QD', values: col((_, r) => r.tcQd), condition: true},
     {label: 'ActiveRange', values: col((_, r) => r.activeRange), condition: true},
     {label: 'Point duration', values: col((_, r) => r.pointSeconds), condition: true},
-    {label: 'Round limit', values: col(x => `${x.results.parameters.maxRounds} (${x.results.parameters.onNoSteadyState} without steady state)`), condition: true},
-    {label: 'WIPC', values: col(x => `${x.results.parameters.wipcMultiple}X ActiveRange`), condition: true},
+    {label: 'Round limit', values: col(x => `${x.results.parameters.maxRounds} (${x.results.parameters.onNoSteadyState ?? 'stop'} without steady state)`), condition: true},
+    {label: 'WIPC', values: col(x => wipcText(x.results)), condition: true},
     {label: 'Write cache', values: col(x => `${x.manifest.target.identity.writeCache} (required: ${x.results.parameters.writeCacheRequired})`), condition: true},
-    {label: 'Purge', values: col(x => `${x.results.purge.method} (${x.results.purge.status})`), condition: true},
+    {label: 'Purge', values: col(x => (x.results.purge ? `${x.results.purge.method} (${x.results.purge.status})` : 'none in this test')), condition: true},
     {label: 'Rounds run', values: col((_, r) => r.rounds), condition: false},
     {label: 'Steady state', values: col((_, r) => (r.steadyAchieved ? 'achieved' : 'NOT ACHIEVED')), condition: true},
     {label: 'Measurement window', values: col((_, r) => `rounds ${r.windowFrom}-${r.windowTo}`), condition: true},

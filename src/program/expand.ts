@@ -4,7 +4,7 @@
  * minimum and maximum duration, and the compliance verdict. Pure (digest B §4-5, Part A 6, 7, 10).
  */
 import {PlanError, wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from '../spec/expand.js'
-import type {ProfileId, ProfileParams, Revision} from '../spec/types.js'
+import type {ProfileId, ProfileParams, Revision} from '../model/tests.js'
 import {blockSizeLabel, formatDuration, mixLabel} from '../units.js'
 import type {BlockSizeShare, LoopDimension, PhaseSpec, ProgramSpec, ProgramTracking, SteadyStateSpec, Workload, Zone} from './types.js'
 
@@ -18,6 +18,12 @@ export interface ProgramOptions {
   pointSeconds: number
   /** Round limit of every steady-state loop (spec 25). */
   maxRounds: number
+  /** At the round limit without steady state: stop (window = the last rounds, NOT ACHIEVED) or continue up to roundCap rounds. */
+  onNoSteadyState: 'stop' | 'continue'
+  /** Operator cap on the rounds of a loop that continues past the round limit (onNoSteadyState continue). */
+  roundCap: number
+  /** WIPC volume as a multiple of the PC ActiveRange; null = the test definition's (x the time scale). */
+  wipcMultiple: number | null
   /** 0 < f <= 1: scales every fixed-duration phase, pre-write, histogram run and capacity multiple. */
   timeScale: number
   ioengine: string
@@ -56,7 +62,9 @@ export interface ProgramPoint extends ResolvedWorkload {
 export type PlannedPhase =
   | {kind: 'purge'; id: string; title: string}
   | {kind: 'wipc'; id: string; title: string; blockSizeBytes: number; totalBytes: number; requiredBytes: number; capacityMultiple: number; slices: WipcSlice[]; threadCount: number; queueDepth: number}
-  | {kind: 'loop'; id: string; title: string; points: ProgramPoint[]; pointSeconds: number; preRound: null | {workload: ResolvedWorkload; seconds: number}; steadyState: SteadyStateSpec; maxRounds: number; dimensions: LoopDimension[]}
+  | {kind: 'loop'; id: string; title: string; points: ProgramPoint[]; pointSeconds: number; preRound: null | {workload: ResolvedWorkload; seconds: number}; steadyState: SteadyStateSpec; maxRounds: number
+    /** The last round the runner may start: maxRounds, or the operator's cap when the loop continues past the limit without steady state. */
+    roundCap: number; dimensions: LoopDimension[]}
   | {kind: 'series'; id: string; title: string; workload: ResolvedWorkload; sampleSeconds: number; maxSamples: number; durationSeconds: number
     /** Whether the duration is the spec's (x time scale) or the operator's --max-seconds (recorded as what ended the phase). */
     durationBy: 'spec' | 'operator'
@@ -212,25 +220,26 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       phases.push({kind: 'purge', id: ph.id, title: ph.title})
       timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `${target.purge.method}${target.purge.deviation ? ' (deviation)' : ''}; its duration depends on the device`})
     } else if (ph.kind === 'wipc') {
-      const multiple = ph.capacityMultiple * f
+      const multiple = options.wipcMultiple ?? ph.capacityMultiple * f
       const tc = options.threadCount
       const range = alignDown(preconditionActiveRangeBytes, ph.blockSizeBytes)
       const {totalBytes, slices} = wipcSlices(range, tc, ph.blockSizeBytes, multiple)
       phases.push({kind: 'wipc', id: ph.id, title: ph.title, blockSizeBytes: ph.blockSizeBytes, totalBytes, requiredBytes: range * ph.capacityMultiple, capacityMultiple: multiple, slices, threadCount: tc, queueDepth: options.queueDepth})
-      notCompliantIf(f < 1, `WIPC of ${+(multiple.toFixed(4))}x instead of ${ph.capacityMultiple}x the ActiveRange (time scale ${f})`)
+      notCompliantIf(multiple < ph.capacityMultiple, `WIPC of ${+(multiple.toFixed(4))}x instead of ${ph.capacityMultiple}x the ActiveRange${options.wipcMultiple === null ? ` (time scale ${f})` : ''}`)
       timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `SEQ ${blockSizeLabel(ph.blockSizeBytes)} writes, ${totalBytes} bytes (${+(multiple.toFixed(4))}x the PC ActiveRange); its duration depends on the device`})
     } else if (ph.kind === 'loop') {
       const pointSeconds = ph.pointSeconds === null ? options.pointSeconds : ph.pointSeconds * f
       const preRound = ph.preRound ? {workload: r.ws.at(-1)!, seconds: scaled(ph.preRound.seconds, f)} : null
       const maxRounds = options.maxRounds
+      const roundCap = options.onNoSteadyState === 'continue' ? Math.max(maxRounds, options.roundCap) : maxRounds
       for (const t of ph.steadyState.tracking) {
         if (!r.points!.some(p => selects(t, p))) throw new PlanError(`${spec.id} phase ${ph.id}: tracking variable ${t.id} selects no point of the round`)
       }
-      phases.push({kind: 'loop', id: ph.id, title: ph.title, points: r.points!, pointSeconds, preRound, steadyState: ph.steadyState, maxRounds, dimensions: ph.loops.map(l => l.dimension)})
+      phases.push({kind: 'loop', id: ph.id, title: ph.title, points: r.points!, pointSeconds, preRound, steadyState: ph.steadyState, maxRounds, roundCap, dimensions: ph.loops.map(l => l.dimension)})
       const roundSec = r.points!.length * pointSeconds + (preRound?.seconds ?? 0)
       const minRounds = Math.min(ph.steadyState.windowRounds, maxRounds)
-      timeline.push({phase: ph.id, title: ph.title, minSec: minRounds * roundSec, maxSec: maxRounds * roundSec,
-        detail: `rounds of ${r.points!.length} points x ${formatDuration(pointSeconds)}${preRound ? ` after a ${formatDuration(preRound.seconds)} pre-write` : ''} until steady state (${minRounds}-${maxRounds} rounds)`})
+      timeline.push({phase: ph.id, title: ph.title, minSec: minRounds * roundSec, maxSec: roundCap * roundSec,
+        detail: `rounds of ${r.points!.length} points x ${formatDuration(pointSeconds)}${preRound ? ` after a ${formatDuration(preRound.seconds)} pre-write` : ''} until steady state (${minRounds}-${maxRounds} rounds${roundCap > maxRounds ? `, continuing without steady state up to ${roundCap}` : ''})`})
       notCompliantIf(ph.pointSeconds === null && options.pointSeconds < 60, `test points of ${options.pointSeconds} s instead of 60 s`)
       notCompliantIf(maxRounds < ph.steadyState.maxRounds, `round limit ${maxRounds} instead of ${ph.steadyState.maxRounds}`)
     } else if (ph.kind === 'series') {

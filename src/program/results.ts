@@ -80,7 +80,9 @@ export interface SeriesSample extends StepResult {
 export type PhaseStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped'
 
 export type PhaseResult =
-  | {kind: 'purge'; id: string; title: string; status: PhaseStatus; method: string; deviation: string | null; startedAt: string | null; finishedAt: string | null; detail: string}
+  | {kind: 'purge'; id: string; title: string; status: PhaseStatus; method: string; deviation: string | null; startedAt: string | null; finishedAt: string | null; detail: string
+    /** The purge tool's stored output, relative to the run directory (absent: raw/NN-<id>.purge.json). */
+    log?: string}
   | {kind: 'wipc'; id: string; title: string; status: PhaseStatus; blockSizeBytes: number; requiredBytes: number; plannedBytes: number; writtenBytes: number; bwBytesPerSec: number; runtimeSec: number; startedAt: string | null; finishedAt: string | null; raw: {json: string; job: string} | null}
   | {kind: 'loop'; id: string; title: string; status: PhaseStatus
     /** The criteria the run used (so the verdict can be recomputed from results.json and raw/ alone, digest Part A 11). */
@@ -125,6 +127,11 @@ export interface ProgramResults {
     queueDepth: number
     pointSeconds: number
     maxRounds: number
+    /** stop or continue at the round limit without steady state, and the operator's round cap (absent in runs of older versions: stop). */
+    onNoSteadyState?: 'stop' | 'continue'
+    roundCap?: number
+    /** The operator's WIPC multiple (--wipc-multiple), null = the test definition's; absent in runs of older versions. */
+    wipcMultiple?: number | null
     timeScale: number
     ioengine: string
     seed: number

@@ -12,13 +12,12 @@
 import type {KeyObject} from 'node:crypto'
 import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {dirname, join} from 'node:path'
-import {EXIT, FioFailedError, PtsError} from '../errors.js'
+import {EXIT, FioFailedError, InterruptedError, PtsError} from '../errors.js'
 import {FioEngine, type StartedJob} from '../engine/fio.js'
 import {FioOutputError, parseFioJson, type Measurement} from '../engine/parse.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge, type PurgeChoice} from '../device/purge.js'
 import {Progress} from '../progress.js'
-import {InterruptedError} from '../run/run-test.js'
 import {identityText} from '../run/identity.js'
 import {applyWriteCache, openRun, recordInterruption, resumeHousekeeping, sealRun, stopOnSignals} from '../run/session.js'
 import {removeSignature} from '../store/integrity.js'
@@ -41,7 +40,10 @@ export interface ProgramRunInputs {
   progress: Progress
   purge: PurgeChoice | null
   signKey?: KeyObject
-  resume?: {manifest: RunManifest; results: ProgramResults; interruption: {lastActivityAt: string; status: string; leftovers: string[]}}
+  resume?: {manifest: RunManifest; results: ProgramResults
+    /** Set aside everything measured and start again from the first phase (a clean, compliant run). */
+    restartFromPurge: boolean
+    interruption: {lastActivityAt: string; status: string; leftovers: string[]}}
 }
 
 export interface ProgramSummary {
@@ -56,6 +58,8 @@ export interface ProgramSummary {
   nonCompliantReasons: string[]
   deviations: string[]
   phases: Array<{id: string; kind: string; status: string; detail: string}>
+  /** Each loop's tracking variables with their window average and verdict. */
+  tracking: Array<{phase: string; id: string; label: string; windowAverage: number | null; steady: boolean | null}>
   files: {manifest: string; results: string; raw: string}
 }
 
@@ -84,7 +88,8 @@ export function initialProgramResults(plan: ProgramPlan, runId: string): Program
     profile: o.profile,
     status: 'running',
     parameters: {
-      threadCount: o.threadCount, queueDepth: o.queueDepth, pointSeconds: o.pointSeconds, maxRounds: o.maxRounds, timeScale: o.timeScale,
+      threadCount: o.threadCount, queueDepth: o.queueDepth, pointSeconds: o.pointSeconds, maxRounds: o.maxRounds,
+      onNoSteadyState: o.onNoSteadyState, roundCap: o.roundCap, wipcMultiple: o.wipcMultiple, timeScale: o.timeScale,
       ioengine: o.ioengine, seed: o.seed, workload: plan.selectedWorkload?.key ?? null, workloadLabel: plan.selectedWorkload?.label ?? null,
       ceilingMs: plan.phases.find(p => p.kind === 'operating-points') ? (plan.phases.find(p => p.kind === 'operating-points') as {ceilingMs: number}).ceilingMs : null,
       maxSeconds: o.maxSeconds, maxWrittenBytes: o.maxWrittenBytes, steadyStateExit: o.steadyStateExit,
@@ -141,6 +146,10 @@ export function summarizeProgram(runDir: string, m: RunManifest, r: ProgramResul
     target: m.target.kind === 'file' ? `file:${m.target.path}` : m.target.path,
     compliant: m.compliance.compliant, nonCompliantReasons: m.compliance.reasons, deviations: m.deviations,
     phases: r.phases.map(p => ({id: p.id, kind: p.kind, status: p.status, detail: phaseDetail(p)})),
+    tracking: r.phases.flatMap(p => (p.kind !== 'loop' ? [] : p.tracking.map(t => {
+      const v = p.steadyState.variables.find(x => x.id === t.id)
+      return {phase: p.id, id: t.id, label: t.label, windowAverage: v?.average ?? null, steady: v ? v.steady : null}
+    }))),
     files: {manifest: join(runDir, 'manifest.json'), results: join(runDir, 'results.json'), raw: join(runDir, 'raw')},
   }
 }
@@ -149,7 +158,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   const {plan, progress} = inp
   const {store, lock} = openRun(inp.runDir, inp.target, inp.resume !== undefined)
   const manifest = inp.resume ? inp.resume.manifest : initialManifest(inp)
-  const results = inp.resume ? inp.resume.results : initialProgramResults(plan, inp.runId)
+  const results = inp.resume && !inp.resume.restartFromPurge ? inp.resume.results : initialProgramResults(plan, inp.runId)
   const save = () => store.saveProgramResults(results)
   const event = (name: string, detail: string) => {
     manifest.events.push({at: iso(new Date()), event: name, detail})
@@ -158,9 +167,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   if (inp.resume) {
     manifest.integrity = null
     removeSignature(inp.runDir)
-    prepareProgramResume(store, manifest, results, inp.resume.interruption)
+    if (inp.resume.restartFromPurge) restartFromPurge(store, manifest, plan)
+    else prepareProgramResume(store, manifest, results, inp.resume.interruption)
     save()
-    event('resume', `${inp.argv.join(' ')}${inp.resume.interruption.leftovers.length ? `; ${inp.resume.interruption.leftovers.join('; ')}` : ''}`)
+    event('resume', `${inp.argv.join(' ')}${inp.resume.restartFromPurge ? '; restarting from the purge' : ''}${inp.resume.interruption.leftovers.length ? `; ${inp.resume.interruption.leftovers.join('; ')}` : ''}`)
   } else {
     save()
     event('start', `${plan.spec.id} ${plan.spec.revision} ${plan.options.profile} on ${inp.target.kind === 'file' ? 'file:' : ''}${inp.target.path}`)
@@ -284,6 +294,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
           progress.update({phase: `${phase.id}: ${inp.purge.method} of ${inp.target.path}`}, true)
           const r = runPurge(inp.target.device!.purgeFacts, inp.purge, {sizeBytes: inp.target.sizeBytes, onProgress: (msg: string) => stepNote(msg)})
           store.writeRaw(`${base}.purge.json`, JSON.stringify(r, null, 2) + '\n')
+          res.log = `${base}.purge.json`
           res.method = r.method
           res.deviation = r.deviation
           res.detail = `${r.detail}${r.verification ? `; verification: ${r.verification.outcome}` : ''} (tool output: ${base}.purge.json)`
@@ -301,6 +312,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       }
 
       if (phase.kind === 'wipc' && res.kind === 'wipc') {
+        Object.assign(res, {blockSizeBytes: phase.blockSizeBytes, plannedBytes: phase.totalBytes, requiredBytes: phase.requiredBytes})
         progress.update({phase: `${phase.id}: SEQ ${blockSizeLabel(phase.blockSizeBytes)} writes, ${formatBytes(phase.totalBytes)}`, etaSec: whole}, true)
         await pipeline({kind: 'wipc'}, () => null, () => false,
           () => ({rel: base, threads: phase.slices.length, text: h => programWipcJob(plan, phase, stepSeed(plan.options.seed, pi, 0, 0), h)}),
@@ -320,7 +332,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         const done = () => Object.assign(res, concludeLoop(phase, res.rounds, false))
         done()
         const startRound = res.rounds.length + 1
-        if (res.evaluations.at(-1)?.status === 'steady' || startRound > phase.maxRounds) {
+        if (res.evaluations.at(-1)?.status === 'steady' || startRound > phase.roundCap) {
           Object.assign(res, concludeLoop(phase, res.rounds, true))
         } else {
           const firstOf = (round: number): Step => (phase.preRound ? {kind: 'pre', round} : {kind: 'point', round, index: 0})
@@ -328,7 +340,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             if (s.kind === 'pre') return {kind: 'point', round: s.round, index: 0}
             if (s.kind !== 'point') return null
             if (s.index < n - 1) return {kind: 'point', round: s.round, index: s.index + 1}
-            return s.round < phase.maxRounds ? firstOf(s.round + 1) : null
+            return s.round < phase.roundCap ? firstOf(s.round + 1) : null
           }
           const autoRelease = (s: Step) => s.kind === 'pre' || (s.kind === 'point' && s.index < n - 1)
           const job = (s: Step) => {
@@ -356,16 +368,16 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             r.points.push(stepResult(p.index, p.id, p, m, t, stepSeed(plan.options.seed, pi, round, p.index), rel))
             const roundSec = n * phase.pointSeconds + (phase.preRound?.seconds ?? 0)
             const left = (n - p.index - 1) * phase.pointSeconds
-            progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.maxRounds, point: {index: p.index + 1, of: n, label: p.label},
-              etaSec: eta({min: left + Math.max(0, Math.min(phase.steadyState.windowRounds, phase.maxRounds) - round) * roundSec, max: left + (phase.maxRounds - round) * roundSec})})
+            progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.roundCap, point: {index: p.index + 1, of: n, label: p.label},
+              etaSec: eta({min: left + Math.max(0, Math.min(phase.steadyState.windowRounds, phase.maxRounds) - round) * roundSec, max: left + (phase.roundCap - round) * roundSec})})
             if (p.index < n - 1) return 'continue'
             r.finishedAt = nsToIso(t.endNs)
             done()
             const e = res.evaluations.at(-1)!
             const ssText = e.status === 'steady' ? `steady in rounds ${e.fromRound}-${e.toRound}` : e.status === 'not-yet' ? `needs ${phase.steadyState.windowRounds} rounds` : 'not steady'
             event('round', `${phase.id} round ${round} complete; ${ssText}`)
-            progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.maxRounds, point: {index: n, of: n, label: 'round complete'}, steady: `SS: ${ssText}`}, true)
-            return e.status === 'steady' || round >= phase.maxRounds ? 'stop' : 'continue'
+            progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.roundCap, point: {index: n, of: n, label: 'round complete'}, steady: `SS: ${ssText}`}, true)
+            return e.status === 'steady' || round >= phase.roundCap ? 'stop' : 'continue'
           })
           Object.assign(res, concludeLoop(phase, res.rounds, true))
         }
@@ -511,6 +523,22 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
 }
 
 /**
+ * pts resume --restart-from purge: everything measured is set aside under raw/cut-<time>/ (kept
+ * for the audit trail, outside the run's results) and the run starts again from its first phase;
+ * the compliance verdict and deviations are the plan's again (a clean run).
+ */
+export function restartFromPurge(store: RunStore, manifest: RunManifest, plan: ProgramPlan): void {
+  const {setAside} = resumeHousekeeping(store, new Date())
+  if (existsSync(store.path('raw'))) for (const d of readdirSync(store.path('raw'))) if (!d.startsWith('cut-')) setAside(`raw/${d}`)
+  manifest.compliance = {...plan.compliance, reasons: [...plan.compliance.reasons]}
+  manifest.deviations = [...plan.deviations]
+  manifest.status = 'running'
+  manifest.finishedAt = null
+  manifest.error = null
+  manifest.pid = process.pid
+}
+
+/**
  * Resume a stored program run: the first unfinished phase restarts where its data allows (a loop
  * from its last complete round, a series from its next sample); the partial step files of a cut
  * round or bursts phase are set aside under raw/cut-<time>/; the interruption is a deviation.
@@ -526,10 +554,12 @@ export function prepareProgramResume(store: RunStore, manifest: RunManifest, res
     if (r.kind === 'loop') {
       r.rounds = r.rounds.filter(x => x.finishedAt !== null)
       // every round directory that is not a complete round: the cut one, and any started ahead
-      if (existsSync(store.path(base))) {
-        for (const d of readdirSync(store.path(base))) {
+      // (an IOPS run stored by an earlier pts keeps its rounds directly under raw/)
+      for (const dir of [base, 'raw']) {
+        if (!existsSync(store.path(dir))) continue
+        for (const d of readdirSync(store.path(dir))) {
           const m = /^round-(\d+)$/.exec(d)
-          if (m && !r.rounds.some(x => x.round === Number(m[1]))) setAside(`${base}/${d}`)
+          if (m && !r.rounds.some(x => x.round === Number(m[1]) && x.points.some(p => p.raw.json.startsWith(`${dir}/${d}/`)))) setAside(`${dir}/${d}`)
         }
       }
       where = `${r.id}: round ${r.rounds.length + 1} re-run from its start`

@@ -1,20 +1,13 @@
 /**
- * Test programs: the PTS tests other than IOPS (TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH) as data
+ * Test definitions: every PTS test (IOPS, TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH) as data
  * (specs/<revision>/<test>.json, validated by schemas/test-program.schema.json). A program is an
  * ordered list of phases; every phase is run with fio through the same engine, store, steady-state
- * module and report pipeline as IOPS (digest B §4, §5.2-5.8, Part A 1).
+ * module and report pipeline (digest B §4, §5.2-5.8, Part A 1).
  *
  * Every duration, count and threshold lives in the spec file. Values the digest marks as
  * implementation-derived or open carry that mark in `parameters` and are printed in the report.
  */
-import type {ProfileId, ProfileParams, Revision} from '../spec/types.js'
-
-export const PROGRAM_TEST_IDS = ['tp', 'lat', 'wsat', 'hir', 'xsr', 'cbw', 'ecw', 'dirth'] as const
-export type ProgramTestId = (typeof PROGRAM_TEST_IDS)[number]
-
-export function isProgramTestId(s: string): s is ProgramTestId {
-  return (PROGRAM_TEST_IDS as readonly string[]).includes(s)
-}
+import type {ProfileId, ProfileParams, Revision, TestId} from '../model/tests.js'
 
 /** One share of a block-size mix (fio bssplit), digest B §5.7. */
 export interface BlockSizeShare { blockSizeBytes: number; pct: number }
@@ -144,14 +137,16 @@ export interface ProgramParameter {
   note?: string
 }
 
+/** A test definition as loaded: the file (specs/<revision>/<test>.json) plus its revision's profiles (revision.json). */
 export interface ProgramSpec {
   $schema?: string
-  id: ProgramTestId
+  id: TestId
   revision: Revision
   title: string
   /** Centre of the report title bar, e.g. "TP - SEQ 1024KiB / 128KiB". */
   subtitle: string
   clause: string
+  /** From specs/<revision>/revision.json (written once per revision). */
   profiles: Partial<Record<ProfileId, ProfileParams>>
   defaultProfile: ProfileId
   parameters: ProgramParameter[]

@@ -5,7 +5,7 @@
  * inserted raw (triple-stash; toolchain.md gotcha 12).
  */
 import Handlebars from 'handlebars'
-import type {ReportModel} from './model.js'
+import type {ReportHeader, ReportPage} from './model.js'
 
 export interface ReportTemplates {
   layout: string
@@ -14,8 +14,8 @@ export interface ReportTemplates {
   css: string
 }
 
-/** What the layout reads of a model (the IOPS ReportModel and the test-program model both have it). */
-export type RenderableModel = Pick<ReportModel, 'generatedBy' | 'runId' | 'generatedAt' | 'reportTitle' | 'header' | 'pages'>
+/** What the layout reads of a model (every report model, and the compare model, has it). */
+export interface RenderableModel { generatedBy: string; runId: string; generatedAt: string; reportTitle: string; header: ReportHeader; pages: ReportPage[] }
 
 /**
  * Every document of pts (reports, comparisons): the layout gets {model, css, pages: [{page, svg}]},

@@ -6,12 +6,12 @@
  */
 import {existsSync, mkdirSync, statSync} from 'node:fs'
 import {basename, dirname, extname, join, resolve} from 'node:path'
-import {EXIT, PtsError} from '../errors.js'
+import {EXIT, PtsError, RunDirError} from '../errors.js'
 import {writeFileAtomic} from '../store/atomic.js'
-import {reportCsv} from './csv.js'
 import {loadRun} from './load.js'
-import {storedRunKind} from '../store/read.js'
-import {buildReportModel} from './model.js'
+import {buildProgramReportModel} from './program/model.js'
+import {programCsv} from './program/render.js'
+import {PROGRAM_PAGE_BUILDERS} from './program/tests/index.js'
 import type {RenderableModel} from './html.js'
 import type {TopLevelSpec} from 'vega-lite'
 
@@ -138,16 +138,10 @@ async function writeReport(paths: Partial<Record<ReportFormat, string>>, model: 
 export async function renderReport(runDir: string, opts: RenderOptions): Promise<{files: string[]; warnings?: string[]}> {
   const formats = [...new Set(opts.formats.length > 0 ? opts.formats : DEFAULT_FORMATS)]
   const generatedAt = opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
-  if (storedRunKind(runDir)?.kind === 'program') {
-    // The other tests (TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH): their model carries its chart specs.
-    const {loadProgramReportModel, programCsv} = await import('./program/render.js')
-    const {runDir: dir, model, results} = loadProgramReportModel(runDir, generatedAt)
-    const files = await writeReport(outputPaths(dir, formats, opts.out), model, () => programCsv(results), async () => model.charts)
-    return {files}
-  }
   const run = loadRun(runDir)
-  const model = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt})
-  const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => reportCsv(run.results),
-    async () => (await import('./charts/index.js')).buildChartSpecs(model))
+  const builder = PROGRAM_PAGE_BUILDERS[run.results.test]
+  if (!builder) throw new RunDirError(`no report pages are defined for the ${run.results.test} test`, 'use a newer pts')
+  const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt}, builder)
+  const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => programCsv(run.results), async () => model.charts)
   return run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files}
 }

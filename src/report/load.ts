@@ -11,13 +11,15 @@ import {readClaimsResult} from '../claims/load.js'
 import type {VerifyResult} from '../claims/types.js'
 import {RunDirError} from '../errors.js'
 import {assertFinished, readStoredRun} from '../store/read.js'
-import type {RunManifest, RunResults} from '../store/types.js'
+import type {RunManifest} from '../store/types.js'
+import type {ProgramResults} from '../program/results.js'
+import {stepsOf} from '../program/steps.js'
 import type {RawFile} from './model.js'
 
 export interface LoadedRun {
   runDir: string
   manifest: RunManifest
-  results: RunResults
+  results: ProgramResults
   rawFiles: RawFile[]
   /** <run>/claims.json (written by pts verify) when present and valid for this run, else null (optional file). */
   claims: VerifyResult | null
@@ -42,16 +44,13 @@ export function rawOf(files: FileHash[]): RawFile[] {
 export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean; rawFiles?: RawFile[]} = {}): LoadedRun {
   const {runDir, manifest, results} = readStoredRun(runDirArg)
   assertFinished({runDir, manifest, results}, 'pts report')
-  if (!results.rounds.some(r => r.points.length > 0)) {
+  const steps = stepsOf(results)
+  if (steps.length === 0) {
     throw new RunDirError(`Incomplete run directory ${runDir}: results.json holds no measurement (status "${results.status}")`,
       'there is nothing to report; re-run the test')
   }
   const missing: string[] = []
-  for (const round of results.rounds) {
-    for (const pt of round.points) {
-      for (const f of [pt.raw.json, pt.raw.job]) if (!existsSync(join(runDir, f))) missing.push(f)
-    }
-  }
+  for (const s of steps) for (const f of [s.step.raw.json, s.step.raw.job]) if (!existsSync(join(runDir, f))) missing.push(f)
   if (missing.length > 0 && !opts.allowMissingRaw) {
     throw new RunDirError(`Incomplete run directory ${runDir}: ${missing.length} raw file(s) named in results.json are missing, e.g. ${missing.slice(0, 3).join(', ')}`,
       'the report lists every raw file with its SHA-256; restore raw/ from the original run')

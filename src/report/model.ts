@@ -1,34 +1,22 @@
 /**
- * The report model: everything a report shows, built only from the stored run (results.json,
- * manifest.json and the list of raw files). Pure and deterministic: the same inputs and
- * `generatedAt` give the same model, which is golden-tested. Measurements are read from
- * results.json and only formatted here, never recomputed (digest Part A 4 and 11).
+ * The page kit of every report: the pieces a report model is made of (header, pages, tables,
+ * determination blocks, appendix) and the helpers that build them. Pure. The model itself is
+ * assembled in report/program/model.ts from a test's page builder (report/program/tests/).
  *
- * Page layout follows the SNIA report-page template (digest B §6.1), the IOPS page list
- * (B §5.1, §6.2) and the table conventions (B §6.3).
+ * Page layout follows the SNIA report-page template (digest B §6.1) and the table conventions
+ * (B §6.3).
  */
-import type {VerifyResult} from '../claims/types.js'
-import type {PointResult, RunManifest, RunResults, WindowAverage} from '../store/types.js'
+import type {RunManifest} from '../store/types.js'
 import type {VariableEvaluation} from '../steady-state/evaluate.js'
-import {revisionLabel} from '../spec/types.js'
 import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
-import {claimsPages, type ClaimsPageData} from './claims-page.js'
-import {fitFormula, fixed, fmtFileBytes, fmtInstant, fmtIops, fmtMBps, pointLabel} from './format.js'
+import type {ClaimsPageData} from './claims-page.js'
+import {fitFormula, fixed, fmtFileBytes} from './format.js'
 
 export interface RawFile {
   /** Path relative to the run directory, "/"-separated. */
   path: string
   sha256: string
   bytes: number
-}
-
-export interface ReportInput {
-  manifest: RunManifest
-  results: RunResults
-  rawFiles: RawFile[]
-  generatedAt: string
-  /** The stored verify result (<run>/claims.json), when there is a valid one: adds the "Claims vs measured" page(s). */
-  claims?: VerifyResult | null
 }
 
 export interface KV {
@@ -149,27 +137,18 @@ export interface ReportPage {
   note: string
 }
 
-export interface ReportModel {
-  schemaVersion: 1
-  generatedAt: string
-  generatedBy: string
-  runId: string
-  test: string
-  reportTitle: string
-  header: ReportHeader
-  pages: ReportPage[]
-  data: {
-    rounds: number[]
-    windowFrom: number | null
-    windowTo: number | null
-    convergence: ConvergencePoint[]
-    tracking: TrackingData[]
-    determinations: Determination[]
-    matrix: MatrixCell[]
-    /** Mixes and block sizes in table order (digest B §6.3): 0/100 -> 100/0, 0.5 KiB -> 1024 KiB. */
-    mixesWriteFirst: number[]
-    blockSizesSmallFirst: number[]
-  }
+/** What the IOPS report's charts are drawn from (report/program/tests/iops.ts builds it from the loop phase). */
+export interface IopsData {
+  rounds: number[]
+  windowFrom: number | null
+  windowTo: number | null
+  convergence: ConvergencePoint[]
+  tracking: TrackingData[]
+  determinations: Determination[]
+  matrix: MatrixCell[]
+  /** Mixes and block sizes in table order (digest B §6.3): 0/100 -> 100/0, 0.5 KiB -> 1024 KiB. */
+  mixesWriteFirst: number[]
+  blockSizesSmallFirst: number[]
 }
 
 /** Raw-file rows per appendix page (each appendix page carries the full header). */
@@ -177,36 +156,6 @@ export const APPENDIX_ROWS_PER_PAGE = 64
 
 
 const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
-const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
-
-function rangeText(from: number | null, to: number | null): string {
-  return from === null || to === null ? 'n/a' : `${from}-${to}`
-}
-
-/** "Rounds 2-6 (NOT ACHIEVED)" and friends (digest B §3.3, §6.1 "Steady State" cell). */
-function steadyStateText(r: RunResults): {text: string; achieved: boolean; verdict: string} {
-  const ss = r.steadyState
-  const window = rangeText(ss.fromRound, ss.toRound)
-  if (ss.verdict === 'steady') return {text: `Rounds ${window}`, achieved: true, verdict: `Steady state achieved in rounds ${window}`}
-  if (ss.verdict === 'not-achieved') {
-    return {text: `Rounds ${window} (NOT ACHIEVED)`, achieved: false, verdict: 'Steady State NOT ACHIEVED'}
-  }
-  const last = ss.toRound ?? r.rounds.length
-  return {
-    text: ss.fromRound === null ? 'NOT ACHIEVED (run incomplete)' : `Rounds ${window} (NOT ACHIEVED, run incomplete)`,
-    achieved: false,
-    verdict: `Steady State NOT ACHIEVED (run ${r.status} after round ${last})`,
-  }
-}
-
-function completeRounds(r: RunResults) {
-  const n = r.parameters.rwMixReadPct.length * r.parameters.blockSizesBytes.length
-  return r.rounds.filter(x => x.finishedAt !== null && x.points.length === n)
-}
-
-function findAverage(r: RunResults, readPct: number, bs: number): WindowAverage | undefined {
-  return r.windowAverages.find(w => w.readPct === readPct && w.blockSizeBytes === bs)
-}
 
 /** Test Platform column of the SNIA header (digest B §6.1), shared by every test's report. */
 export function platformKV(m: RunManifest, ioengine: string): KV[] {
@@ -233,61 +182,6 @@ export function deviceKV(m: RunManifest, writeCacheRequired: string, purge: stri
     {label: 'Write cache', value: `${id.writeCache} (required: ${writeCacheRequired})`},
     {label: 'Purge', value: purge},
   ]
-}
-
-function buildHeader(m: RunManifest, r: RunResults, ss: ReturnType<typeof steadyStateText>, generatedAt: string): ReportHeader {
-  const p = r.parameters
-  const id = m.target.identity
-  const toio = `TC ${p.threadCount} / QD ${p.queueDepth} (TOIO ${p.threadCount * p.queueDepth})`
-  const revision = revisionLabel(r.revision)
-  const complete = completeRounds(r)
-  const lastRound = complete.length > 0 ? complete[complete.length - 1].round : 0
-  const wipc = r.wipc
-  const reasons = [...m.compliance.reasons]
-  if (r.status !== 'complete') reasons.push(`run status: ${r.status}`)
-  const compliant = m.compliance.compliant && r.status === 'complete'
-  return {
-    runStart: fmtInstant(m.createdAt),
-    reportDate: fmtInstant(generatedAt),
-    runFinish: fmtInstant(m.finishedAt),
-    title: `${r.test.toUpperCase()} Test - Report Page`,
-    subtitle: 'IOPS - Block Size x RW Mix Matrix',
-    revision,
-    profile: cap(r.profile),
-    vendor: none(id.vendor),
-    model: none(id.model),
-    testedBy: `pts ${m.tool.version} on ${m.host.hostname}`,
-    platform: platformKV(m, p.ioengine),
-    device: deviceKV(m, p.writeCacheRequired, `${r.purge.method} (${r.purge.status})`),
-    setup: [
-      {label: 'Data Pattern', value: p.dataPattern === 'random' ? 'RND' : p.dataPattern},
-      {label: 'ActiveRange', value: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`},
-      {label: 'Pre Condition 1', value: `SEQ ${blockSizeLabel(wipc?.blockSizeBytes ?? 131072)} W`},
-      {label: 'TOIO - TC/QD', value: toio},
-      {
-        label: 'Duration',
-        value: wipc
-          ? `${p.wipcMultiple}X Device Capacity (${formatBytes(wipc.writtenBytes)} written, PC AR ${p.preconditionActiveRangePct}%)`
-          : 'not run',
-      },
-      {label: 'Pre Condition 2', value: 'IOPS Loop'},
-      {label: 'SS Rounds', value: lastRound > 0 ? `1-${lastRound}` : 'none'},
-    ],
-    test: [
-      {label: 'Test Stimulus 1', value: `IOPS Loop (${p.access === 'random' ? 'RND' : 'SEQ'})`},
-      {label: 'RW Mix (Outer Loop)', value: p.rwMixReadPct.map(mixLabel).join(', ')},
-      {label: 'Block Sizes (Inner Loop)', value: p.blockSizesBytes.map(blockSizeLabel).join(', ')},
-      {label: 'TOIO - TC/QD', value: toio},
-      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} rounds`},
-      {label: 'Steady State', value: ss.text},
-    ],
-    steadyState: ss.text,
-    steadyAchieved: ss.achieved,
-    compliant,
-    complianceText: compliant ? 'Compliant' : 'NOT COMPLIANT',
-    reasons,
-    deviations: [...m.deviations],
-  }
 }
 
 /**
@@ -327,7 +221,7 @@ export function determination(v: VariableEvaluation, label: string, pctData: num
   }
 }
 
-function matrixTable(cells: MatrixCell[], mixes: number[], sizes: number[], value: (c: MatrixCell) => string, note: string): TableData {
+export function matrixTable(cells: MatrixCell[], mixes: number[], sizes: number[], value: (c: MatrixCell) => string, note: string): TableData {
   return {
     columns: ['Block Size', ...mixes.map(mixLabel)],
     rows: sizes.map(bs => ({
@@ -341,15 +235,6 @@ function matrixTable(cells: MatrixCell[], mixes: number[], sizes: number[], valu
   }
 }
 
-const HOW_TO_READ = [
-  'Every page repeats the SNIA header: device, test platform, set-up and test parameters. A non-compliant run says so, with reasons, on every page.',
-  'Reported values are averages over the 5-round measurement window (rounds x-4 to x). If steady state was not reached by the round limit, the last 5 rounds are used and the run is marked NOT ACHIEVED.',
-  'Steady state: in the window, max - min of each tracking variable must be within 20% of its average, and the least-squares line\'s rise across the window within 10% (digest B §3).',
-  'Mixed-workload IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are in ms.',
-  'The appendix lists every raw fio job and JSON output with its SHA-256, so every number can be recomputed.',
-]
-
-/** A page before numbering: `plot` pages get a "Plot A.n" caption. */
 export type PageDraft = Omit<ReportPage, 'number' | 'total' | 'pageLabel' | 'caption'> & {plot: boolean}
 
 /** The fields of a page that most kinds leave empty. */
@@ -373,159 +258,3 @@ export function numberPages(drafts: PageDraft[]): ReportPage[] {
     return {...rest, number: i + 1, total, pageLabel: `Page ${i + 1} of ${total}`, caption: plot ? `Plot A.${++plotNo} - ${d.title}` : d.title}
   })
 }
-
-export function buildReportModel(input: ReportInput): ReportModel {
-  const {manifest: m, results: r} = input
-  const p = r.parameters
-  const ss = steadyStateText(r)
-  const header = buildHeader(m, r, ss, input.generatedAt)
-  const complete = completeRounds(r)
-  const rounds = r.rounds.map(x => x.round)
-
-  const blockSizesSmallFirst = [...p.blockSizesBytes].sort((a, b) => a - b)
-  const mixesWriteFirst = [...p.rwMixReadPct].sort((a, b) => a - b)
-
-  // Convergence: the 0/100 (write) points per block size, every round with that point (digest B §5.1 page 1).
-  const convergence: ConvergencePoint[] = []
-  for (const round of r.rounds) {
-    for (const pt of round.points as PointResult[]) {
-      if (pt.readPct !== 0) continue
-      convergence.push({round: round.round, blockSizeBytes: pt.blockSizeBytes, blockSize: blockSizeLabel(pt.blockSizeBytes), iops: pt.iops})
-    }
-  }
-
-  const tracking: TrackingData[] = r.tracking.map(t => ({
-    id: t.id,
-    label: pointLabel(t.readPct, t.blockSizeBytes),
-    readPct: t.readPct,
-    blockSizeBytes: t.blockSizeBytes,
-    series: t.series.map((value, i) => ({round: i + 1, value})),
-  }))
-
-  const determinations = r.steadyState.variables.map(v => {
-    const t = r.tracking.find(x => x.id === v.id)
-    const label = t ? pointLabel(t.readPct, t.blockSizeBytes) : v.id
-    return determination(v, label, p.maxDataExcursionPct, p.maxSlopeExcursionPct)
-  })
-
-  const matrix: MatrixCell[] = []
-  for (const rp of mixesWriteFirst) {
-    for (const bs of blockSizesSmallFirst) {
-      const w = findAverage(r, rp, bs)
-      if (!w) continue
-      matrix.push({
-        readPct: rp,
-        mix: mixLabel(rp),
-        blockSizeBytes: bs,
-        blockSize: blockSizeLabel(bs),
-        iops: w.iops,
-        mbPerSec: w.bwBytesPerSec / 1e6,
-        latMeanMs: w.latMeanNs / 1e6,
-        latMaxMs: w.latMaxNs / 1e6,
-        latMaxAvgMs: w.latMaxAvgNs / 1e6,
-      })
-    }
-  }
-
-  const window = rangeText(r.steadyState.fromRound, r.steadyState.toRound)
-  const windowNote = `Average over the measurement window, rounds ${window}${ss.achieved ? '' : ' (steady state NOT ACHIEVED)'}.`
-
-  const headlineIops = (rp: number, bs: number) => {
-    const w = findAverage(r, rp, bs)
-    return w ? `${fmtIops(w.iops)} IOPS` : 'n/a (not measured)'
-  }
-  const headlineBw = (rp: number, bs: number) => {
-    const w = findAverage(r, rp, bs)
-    return w ? `${fmtMBps(w.bwBytesPerSec)} MB/s` : 'n/a (not measured)'
-  }
-
-  const summary: SummaryData = {
-    verdict: ss.verdict,
-    verdictDetail: ss.achieved
-      ? `All ${determinations.length} tracking variable(s) met the data and slope excursion criteria in rounds ${window}.`
-      : `Measurement window rounds ${window}: ${determinations.filter(d => !d.steady).map(d => d.label).join('; ') || 'no complete window'} did not meet the criteria. Results are reported from this window.`,
-    steady: ss.achieved,
-    device: [
-      {label: 'Vendor', value: header.vendor},
-      {label: 'Model', value: header.model},
-      {label: 'Serial', value: none(m.target.identity.serial)},
-      {label: 'Firmware', value: none(m.target.identity.firmware)},
-      {label: 'Capacity', value: header.device[4].value},
-      {label: 'Interface', value: m.target.identity.interface},
-      {label: 'Target', value: `${m.target.kind} ${m.target.path}`},
-      {label: 'Rounds run', value: `${complete.length} of max ${p.maxRounds}`},
-    ],
-    headline: [
-      {label: 'RND 4KiB read (R/W 100/0)', value: headlineIops(100, 4096)},
-      {label: 'RND 4KiB write (R/W 0/100)', value: headlineIops(0, 4096)},
-      {label: 'RND 64KiB R/W 65/35', value: headlineIops(65, 65536)},
-      {label: 'RND 1024KiB read (R/W 100/0)', value: headlineBw(100, 1048576)},
-      {label: 'RND 1024KiB write (R/W 0/100)', value: headlineBw(0, 1048576)},
-    ],
-    compliance: header.complianceText,
-    reasons: header.reasons,
-    deviations: header.deviations,
-    runStatus: r.status,
-    howToRead: HOW_TO_READ,
-  }
-
-  // Pages (digest B §5.1 page list), numbered "n of N" and captioned "Plot A.n - <title>".
-  type Draft = PageDraft
-  const blank = BLANK_PAGE
-  const drafts: Draft[] = []
-  drafts.push({...blank, kind: 'summary', title: 'IOPS Test - Summary', plot: false, summary})
-  drafts.push({...blank, kind: 'chart', plot: true, title: 'IOPS Steady State Convergence Plot - All Block Sizes', chart: 'convergence',
-    note: 'R/W 0/100 (write) IOPS of every block size, per round. Logarithmic IOPS axis.'})
-  drafts.push({...blank, kind: 'chart', plot: true, title: 'IOPS Steady State Measurement Window', chart: 'measurement-window',
-    note: `Tracking variables per round; the shaded band is the measurement window (rounds ${window}).`})
-  for (const d of determinations) {
-    drafts.push({...blank, kind: 'closeup', plot: true, title: `IOPS Steady State Measurement Window - ${d.label}`, chart: `window-${d.id}`, determination: d})
-  }
-  drafts.push({...blank, kind: 'table', plot: true, title: 'IOPS - All RW Mix & BS - Tabular Data',
-    tables: [{heading: 'Window-average IOPS (read + write), rows: block size, columns: R/W mix %',
-      ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fmtIops(c.iops), windowNote)}]})
-  drafts.push({...blank, kind: 'chart', plot: true, title: 'IOPS - All RW Mix & BS - 2D Plot', chart: 'iops-2d',
-    note: 'Window-average IOPS per block size, one line per R/W mix. Logarithmic IOPS axis.'})
-  drafts.push({...blank, kind: 'chart', plot: true, title: 'IOPS - All RW Mix & BS - 3D Columns', chart: 'iops-matrix',
-    note: 'The block size x R/W mix matrix as a heat map (Vega-Lite has no 3D columns): colour and label give window-average IOPS.'})
-  drafts.push({...blank, kind: 'tables', plot: true, title: 'Bandwidth & Response Time - All RW Mix & BS - Tabular Data',
-    tables: [
-      {heading: 'Bandwidth, MB/s (10^6 B/s)', ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fixed(c.mbPerSec, 2), '')},
-      {heading: 'Mean response time, ms', ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fixed(c.latMeanMs, 3), '')},
-      {heading: 'Maximum response time over the window, ms', ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fixed(c.latMaxMs, 3), '')},
-    ],
-    note: windowNote})
-  // Datasheet claims vs measured (pts verify), before the appendix; not a SNIA plot, so no "Plot A.n".
-  if (input.claims) {
-    const ds = input.claims.datasheet
-    for (const c of claimsPages(input.claims)) {
-      drafts.push({...blank, kind: 'claims', plot: false, chart: `claims-${c.part}`, claims: c,
-        title: `Claims vs measured - ${ds.vendor} ${ds.model}${c.parts > 1 ? ` (${c.part} of ${c.parts})` : ''}`})
-    }
-  }
-  drafts.push(...appendixDrafts(input.rawFiles, r.runId, 'every fio job file (.fio) and its JSON output (.json)'))
-  const pages = numberPages(drafts)
-
-  return {
-    schemaVersion: 1,
-    generatedAt: input.generatedAt,
-    generatedBy: `pts ${m.tool.version}`,
-    runId: r.runId,
-    test: r.test,
-    reportTitle: `${header.title} - ${header.vendor === 'none' ? '' : header.vendor + ' '}${header.model} - ${r.runId}`,
-    header,
-    pages,
-    data: {
-      rounds,
-      windowFrom: r.steadyState.fromRound,
-      windowTo: r.steadyState.toRound,
-      convergence,
-      tracking,
-      determinations,
-      matrix,
-      mixesWriteFirst,
-      blockSizesSmallFirst,
-    },
-  }
-}
-

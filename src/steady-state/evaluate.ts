@@ -12,7 +12,15 @@
  * a limit are judged exactly for integer and binary-fraction data; the reported numbers
  * (average, excursions, slope, ...) are ordinary floating-point values.
  */
-import type {SteadyStateCriteria} from '../spec/types.js'
+/** The criteria of a steady-state window, as the test definition or the stored run gives them. */
+export interface SteadyStateCriteria {
+  /** Rounds in the measurement window (x-4..x = 5; digest Part A 2). */
+  windowRounds: number
+  /** Max data excursion, percent of the window average (20; digest B §3.1). */
+  maxDataExcursionPct: number
+  /** Max slope excursion, percent of the window average (10; digest B §3.1). */
+  maxSlopeExcursionPct: number
+}
 
 export interface RoundValue {
   round: number

@@ -1,6 +1,6 @@
 /**
  * Reading a stored run (I/O): manifest.json and results.json, both validated against their
- * schemas, from one run. Shared by `pts report` (which also needs a finished run) and
+ * schemas, from one run of any test. Shared by `pts report` (which also needs a finished run) and
  * `pts resume` (which continues an unfinished one). Missing or unreadable files are a
  * RunDirError (exit 8); a file that fails its schema is an InvalidDataError (exit 3).
  */
@@ -8,14 +8,9 @@ import {existsSync, readFileSync, statSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {RunDirError} from '../errors.js'
 import {assertValid} from '../validate.js'
-import type {RunManifest, RunResults} from './types.js'
+import type {RunManifest} from './types.js'
 import type {ProgramResults} from '../program/results.js'
-
-export interface StoredRun {
-  runDir: string
-  manifest: RunManifest
-  results: RunResults
-}
+import {isV1Results, migrateV1, type V1RunResults} from './migrate-v1.js'
 
 function readJson(path: string, what: string): unknown {
   let text: string
@@ -32,18 +27,12 @@ function readJson(path: string, what: string): unknown {
   }
 }
 
-export interface StoredProgram {
+export interface StoredRun {
   runDir: string
   manifest: RunManifest
   results: ProgramResults
-}
-
-/** Which kind of run a directory holds: the IOPS test, or a test program (tp, lat, wsat, ...); null when results.json is unreadable. */
-export function storedRunKind(runDirArg: string): {kind: 'iops' | 'program'; test: string} | null {
-  try {
-    const r = JSON.parse(readFileSync(join(resolve(runDirArg), 'results.json'), 'utf8')) as {kind?: string; test?: string}
-    return {kind: r.kind === 'program' ? 'program' : 'iops', test: String(r.test)}
-  } catch { return null }
+  /** 'v1': results.json is in the IOPS format of earlier versions, read through migrateV1 (the file itself is untouched). */
+  format: 'phases' | 'v1'
 }
 
 function readBoth(runDirArg: string): {runDir: string; manifest: RunManifest; results: unknown; resultsPath: string} {
@@ -67,30 +56,31 @@ function readBoth(runDirArg: string): {runDir: string; manifest: RunManifest; re
   return {runDir, manifest, results: readJson(resultsPath, 'results'), resultsPath}
 }
 
-/** A stored IOPS run (a test-program run is refused with a clear message: use readStoredProgram). */
-export function readStoredRun(runDirArg: string, what = 'this command'): StoredRun {
-  const {runDir, manifest, results: data, resultsPath} = readBoth(runDirArg)
-  if ((data as {kind?: string} | null)?.kind === 'program') {
-    throw new RunDirError(`${runDir} holds a ${(data as {test?: string}).test} run; ${what} reads IOPS runs only`, 'pts report and pts resume read every test; pass an IOPS run here')
-  }
-  const results = assertValid<RunResults>('run-result.schema.json', data, resultsPath, 'results file',
-    'the file was changed or written by another version of pts; restore it from the original run')
-  if (results.runId !== manifest.runId) {
-    throw new RunDirError(`manifest.json (run ${manifest.runId}) and results.json (run ${results.runId}) in ${runDir} belong to different runs`,
-      'restore the files of one run into the directory')
-  }
-  return {runDir, manifest, results}
-}
+const RESTORE = 'the file was changed or written by another version of pts; restore it from the original run'
 
-/** A stored test-program run (tp, lat, wsat, hir, xsr, cbw, ecw, dirth), validated against schemas/program-result.schema.json. */
-export function readStoredProgram(runDirArg: string): StoredProgram {
+/**
+ * A stored run of any test, validated against its schema: schemas/program-result.schema.json, or
+ * for a run stored by an earlier pts in the IOPS format schemas/run-result-v1.schema.json, then
+ * read as phases (store/migrate-v1.ts).
+ */
+export function readStoredRun(runDirArg: string): StoredRun {
   const {runDir, manifest, results: data, resultsPath} = readBoth(runDirArg)
-  const results = assertValid<ProgramResults>('program-result.schema.json', data, resultsPath, 'results file',
-    'the file was changed or written by another version of pts; restore it from the original run')
+  const v1 = isV1Results(data)
+  const results = v1
+    ? migrateV1(assertValid<V1RunResults>('run-result-v1.schema.json', data, resultsPath, 'results file', RESTORE), manifest)
+    : assertValid<ProgramResults>('program-result.schema.json', data, resultsPath, 'results file', RESTORE)
   if (results.runId !== manifest.runId) {
     throw new RunDirError(`manifest.json (run ${manifest.runId}) and results.json (run ${results.runId}) in ${runDir} belong to different runs`, 'restore the files of one run into the directory')
   }
-  return {runDir, manifest, results}
+  return {runDir, manifest, results, format: v1 ? 'v1' : 'phases'}
+}
+
+/** The test of a stored run, or null when results.json is unreadable (no validation). */
+export function storedRunTest(runDirArg: string): string | null {
+  try {
+    const r = JSON.parse(readFileSync(join(resolve(runDirArg), 'results.json'), 'utf8')) as {test?: string}
+    return typeof r.test === 'string' ? r.test : null
+  } catch { return null }
 }
 
 /** Refuse a run that is still in progress (or whose pts was killed): exit 8, with what to do; `command` is the one to run again. */

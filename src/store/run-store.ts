@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {StorageError, UsageError} from '../errors.js'
 import {assertValid} from '../validate.js'
 import {writeFileAtomic, writeJsonAtomic} from './atomic.js'
-import type {RunManifest, RunResults} from './types.js'
+import type {RunManifest} from './types.js'
 import type {ProgramResults} from '../program/results.js'
 
 export class RunStore {
@@ -45,11 +45,6 @@ export class RunStore {
   saveManifest(m: RunManifest): void {
     assertValid('run-manifest.schema.json', m, this.path('manifest.json'), 'manifest (internal error: pts built an invalid manifest)')
     this.guard(this.path('manifest.json'), () => writeJsonAtomic(this.path('manifest.json'), m))
-  }
-
-  saveResults(r: RunResults): void {
-    assertValid('run-result.schema.json', r, this.path('results.json'), 'results (internal error: pts built invalid results)')
-    this.guard(this.path('results.json'), () => writeJsonAtomic(this.path('results.json'), r))
   }
 
   saveProgramResults(r: ProgramResults): void {

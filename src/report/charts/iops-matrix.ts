@@ -6,13 +6,13 @@
  */
 import type {TopLevelSpec} from 'vega-lite'
 import {blockSizeLabel, mixLabel} from '../../units.js'
-import type {ReportModel} from '../model.js'
+import type {IopsData} from '../model.js'
 import {CHART_CONFIG, CHART_WIDTH, VL_SCHEMA} from './common.js'
 
-export function iopsMatrixSpec(model: ReportModel): TopLevelSpec {
-  const sizes = model.data.blockSizesSmallFirst.map(blockSizeLabel)
-  const mixes = model.data.mixesWriteFirst.map(mixLabel)
-  const values = model.data.matrix.map(c => ({blockSize: c.blockSize, mix: c.mix, iops: c.iops}))
+export function iopsMatrixSpec(data: IopsData): TopLevelSpec {
+  const sizes = data.blockSizesSmallFirst.map(blockSizeLabel)
+  const mixes = data.mixesWriteFirst.map(mixLabel)
+  const values = data.matrix.map(c => ({blockSize: c.blockSize, mix: c.mix, iops: c.iops}))
   const iops = values.map(v => v.iops).filter(v => v > 0)
   // Labels turn white on the darker half of the (logarithmic) colour ramp.
   const threshold = iops.length > 0 ? Math.sqrt(Math.min(...iops) * Math.max(...iops)) : 0

@@ -4,15 +4,15 @@
  * measurement window shaded. Pure.
  */
 import type {TopLevelSpec} from 'vega-lite'
-import type {ReportModel} from '../model.js'
+import type {IopsData} from '../model.js'
 import {CHART_CONFIG, CHART_WIDTH, SERIES_COLORS, VL_SCHEMA} from './common.js'
 import {downsampleMinMax} from './downsample.js'
 
-export function measurementWindowSpec(model: ReportModel): TopLevelSpec {
-  const {windowFrom, windowTo, tracking} = model.data
-  const maxRound = Math.max(1, ...model.data.rounds)
+export function measurementWindowSpec(data: IopsData): TopLevelSpec {
+  const {windowFrom, windowTo, tracking} = data
+  const maxRound = Math.max(1, ...data.rounds)
   const panelHeight = Math.max(110, Math.min(260, Math.floor(560 / Math.max(1, tracking.length)) - 50))
-  const rounds = model.data.rounds
+  const rounds = data.rounds
   // Every round gets a tick up to 30 rounds, then vega picks integer ticks.
   const roundAxis = rounds.length <= 30 ? {values: rounds, format: 'd'} : {tickMinStep: 1, format: 'd'}
   const hasWindow = windowFrom !== null && windowTo !== null

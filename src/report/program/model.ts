@@ -6,7 +6,10 @@
  * the model (rendered to SVG by the same pipeline).
  */
 import type {TopLevelSpec} from 'vega-lite'
-import {revisionLabel} from '../../spec/types.js'
+import {revisionLabel, testTitle} from '../../model/tests.js'
+import type {VerifyResult} from '../../claims/types.js'
+import {claimsPages} from '../claims-page.js'
+import {claimsSpec} from '../charts/claims.js'
 import type {VariableEvaluation} from '../../steady-state/evaluate.js'
 import type {RunManifest} from '../../store/types.js'
 import type {PhaseResult, ProgramResults} from '../../program/results.js'
@@ -19,6 +22,8 @@ export interface ProgramReportInput {
   results: ProgramResults
   rawFiles: RawFile[]
   generatedAt: string
+  /** The stored verify result (<run>/claims.json), when there is a valid one: adds the "Claims vs measured" page(s). */
+  claims?: VerifyResult | null
 }
 
 /** One page a test's builder asks for; numbering, captions and chart ids are added here. */
@@ -44,6 +49,8 @@ export interface ProgramSection {
   headline: KV[]
   verdict: string
   verdictDetail: string
+  /** Extra rows of the summary page's device block (IOPS: rounds run). */
+  summaryRows?: KV[]
   pages: ProgramPageSpec[]
 }
 
@@ -62,7 +69,6 @@ export interface ProgramReportModel {
   charts: Record<string, TopLevelSpec>
 }
 
-export const TEST_TITLES: Record<string, string> = {tp: 'TP', lat: 'LAT', wsat: 'WSAT', hir: 'HIR', xsr: 'XSR', cbw: 'CBW', ecw: 'ECW', dirth: 'DIRTH', iops: 'IOPS'}
 
 const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
@@ -108,7 +114,7 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     runStart: fmtInstant(m.createdAt),
     reportDate: fmtInstant(input.generatedAt),
     runFinish: fmtInstant(m.finishedAt),
-    title: `${TEST_TITLES[r.test] ?? r.test.toUpperCase()} Test - Report Page`,
+    title: `${testTitle(r.test)} Test - Report Page`,
     subtitle: section.subtitle,
     revision: revisionLabel(r.revision),
     profile: cap(r.profile),
@@ -155,6 +161,7 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
       {label: 'Capacity', value: header.device[4].value},
       {label: 'Interface', value: m.target.identity.interface},
       {label: 'Target', value: `${m.target.kind} ${m.target.path}`},
+      ...(section.summaryRows ?? []),
       {label: 'Time scale', value: r.parameters.timeScale === 1 ? '1 (full durations)' : `${r.parameters.timeScale} (shortened, non-compliant)`},
     ],
     headline: section.headline,
@@ -164,17 +171,27 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     runStatus: r.status,
     howToRead: HOW_TO_READ,
   }
-  const drafts: Draft[] = [{...blank, kind: 'summary', title: `${TEST_TITLES[r.test]} Test - Summary`, plot: false, summary}]
+  const drafts: Draft[] = [{...blank, kind: 'summary', title: `${testTitle(r.test)} Test - Summary`, plot: false, summary}]
   section.pages.forEach((p, i) => {
     let chart: string | null = null
     if (p.chart) { chart = `${r.test}-${i + 1}`; charts[chart] = p.chart }
     drafts.push({...blank, kind: p.kind, title: p.title, plot: true, chart, determination: p.determination ?? null, tables: p.tables ?? [], note: p.note ?? ''})
   })
+  // Datasheet claims vs measured (pts verify), before the parameters; not a SNIA plot, so no "Plot A.n".
+  if (input.claims) {
+    const ds = input.claims.datasheet
+    for (const c of claimsPages(input.claims)) {
+      const chart = `claims-${c.part}`
+      charts[chart] = claimsSpec(c.bars)
+      drafts.push({...blank, kind: 'claims', plot: false, chart, claims: c,
+        title: `Claims vs measured - ${ds.vendor} ${ds.model}${c.parts > 1 ? ` (${c.part} of ${c.parts})` : ''}`})
+    }
+  }
   // Parameters with their provenance (digest §0: spec / implementation-derived / open).
   const params = r.parameters.specParameters
   const perPage = 16
   for (let i = 0; i * perPage < params.length; i++) {
-    drafts.push({...blank, kind: 'params', plot: false, title: `${TEST_TITLES[r.test]} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
+    drafts.push({...blank, kind: 'params', plot: false, title: `${testTitle(r.test)} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
       tables: [{heading: 'Constants of this test and where they come from (spec = the specification; implementation-derived = taken from public implementations; open = not confirmed)',
         columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => ({label: x.name, cells: [x.value + (x.note ? ` (${x.note})` : ''), x.source]})), note: ''}]})
   }

@@ -1,22 +1,5 @@
-/**
- * Rendering of a test-program run's report (the program counterpart of renderReport's IOPS path):
- * stored run -> model (pure) -> Vega-Lite SVGs -> HTML (the same templates) -> PDF (Chromium).
- */
-import {RunDirError} from '../../errors.js'
-import {assertFinished, readStoredProgram} from '../../store/read.js'
-import {hashRawFiles} from '../load.js'
-import {buildProgramReportModel, type ProgramReportModel} from './model.js'
-import {PROGRAM_PAGE_BUILDERS} from './tests/index.js'
+/** The report's CSV export: one row per fio step of the run. Pure. */
 import type {ProgramResults} from '../../program/results.js'
-
-export function loadProgramReportModel(runDirArg: string, generatedAt: string): {runDir: string; model: ProgramReportModel; results: ProgramResults} {
-  const {runDir, manifest, results} = readStoredProgram(runDirArg)
-  assertFinished({runDir, manifest, results}, 'pts report')
-  const builder = PROGRAM_PAGE_BUILDERS[results.test]
-  if (!builder) throw new RunDirError(`no report pages are defined for the ${results.test} test`, 'use a newer pts')
-  const model = buildProgramReportModel({manifest, results, rawFiles: hashRawFiles(runDir), generatedAt}, builder)
-  return {runDir, model, results}
-}
 
 /** One row per fio step: phase, round or sample, point, and fio's statistics (decimal MB/s, ms). Pure. */
 export function programCsv(r: ProgramResults): string {

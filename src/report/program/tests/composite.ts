@@ -16,7 +16,8 @@ import type {LoopWindowAverage, OperatingPoint, PhaseResult, StepResult} from '.
 import {fixed, fmtIops, fmtMBps, fmtMs} from '../../format.js'
 import type {TableData} from '../../model.js'
 import {closeupChart, demandIntensityChart, dualAxisChart, histogramChart, lineChart, type XYRow} from '../charts.js'
-import {loopSteadyText, phasesOf, loopDetermination, windowBand, TEST_TITLES, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
+import {testTitle} from '../../../model/tests.js'
+import {loopSteadyText, phasesOf, loopDetermination, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 
 type Loop = Extract<PhaseResult, {kind: 'loop'}>
 type OpPhase = Extract<PhaseResult, {kind: 'operating-points'}>
@@ -65,7 +66,7 @@ export function histogramIoCount(h: OperatingPoint['histogram']): number {
 export function compositePages(input: ProgramReportInput): ProgramSection {
   const r = input.results
   const p = r.parameters
-  const testName = TEST_TITLES[r.test] ?? r.test.toUpperCase()
+  const testName = testTitle(r.test)
   const pattern = patternLabel(p.workloadLabel)
   const prefix = r.test === 'dirth' && pattern ? `DIRTH - ${pattern} - ` : `${testName} - `
   const mixName = testName

@@ -8,7 +8,7 @@
  * Pure.
  */
 import {blockSizeLabel, mixLabel} from '../../../units.js'
-import {revisionLabel} from '../../../spec/types.js'
+import {revisionLabel} from '../../../model/tests.js'
 import {fixed, fmtIops, fmtMs} from '../../format.js'
 import {closeupChart, heatmapChart, histogramChart, lineChart} from '../charts.js'
 import {loopDetermination, loopSteadyText, phasesOf, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'

@@ -1,0 +1,78 @@
+/**
+ * The one registry of the tests pts runs: id, title, full name, suite order and what claims a
+ * test's loops can measure. Every other list of test ids in src/ derives from this one. Pure.
+ */
+
+export interface TestEntry {
+  /** Short title used in page titles ("IOPS", "TP"). */
+  title: string
+  /** Full name as the spec's report pages give it. */
+  name: string
+  /**
+   * Access of the test's steady-state loops, when `pts verify` matches datasheet claims against
+   * them (IOPS: random IOPS and MB/s; TP: sequential; LAT: random response time); null otherwise.
+   */
+  claimAccess: 'random' | 'sequential' | null
+}
+
+/** In the spec's suite order (digest B §1, §5): each test purges first, so the order sets no write history. */
+export const TESTS = {
+  iops: {title: 'IOPS', name: 'IOPS Test', claimAccess: 'random'},
+  tp: {title: 'TP', name: 'Throughput (TP) Test', claimAccess: 'sequential'},
+  lat: {title: 'LAT', name: 'Latency (LAT) Test', claimAccess: 'random'},
+  wsat: {title: 'WSAT', name: 'Write Saturation (WSAT) Test', claimAccess: null},
+  hir: {title: 'HIR', name: 'Host Idle Recovery (HIR) Test', claimAccess: null},
+  xsr: {title: 'XSR', name: 'Cross Stimulus Recovery (XSR) Test', claimAccess: null},
+  cbw: {title: 'CBW', name: 'Composite Block Size Workload (CBW) Test', claimAccess: null},
+  ecw: {title: 'ECW', name: 'Enterprise Composite Workload (ECW) Test', claimAccess: null},
+  dirth: {title: 'DIRTH', name: 'Demand Intensity / Response Time Histogram (DIRTH) Test', claimAccess: null},
+} as const satisfies Record<string, TestEntry>
+
+export type TestId = keyof typeof TESTS
+export const TEST_IDS = Object.keys(TESTS) as TestId[]
+
+export function isTestId(s: string): s is TestId {
+  return Object.hasOwn(TESTS, s)
+}
+
+/** "IOPS", or the id upper-cased for a test this pts does not know (a run written by a newer one). */
+export const testTitle = (id: string): string => (isTestId(id) ? TESTS[id].title : id.toUpperCase())
+
+/** The tests whose loops `pts verify` matches claims against. */
+export const CLAIM_TESTS: readonly TestId[] = TEST_IDS.filter(t => TESTS[t].claimAccess !== null)
+
+export const REVISIONS = ['2.0.2', 'pts-e-1.1', 'pts-c-1.2'] as const
+export type Revision = (typeof REVISIONS)[number]
+export const PROFILES = ['enterprise', 'client'] as const
+export type ProfileId = (typeof PROFILES)[number]
+
+export function isRevision(s: string): s is Revision {
+  return (REVISIONS as readonly string[]).includes(s)
+}
+
+/** How reports name a revision ("PTS-E 1.1"). */
+export const REVISION_LABELS: Record<Revision, string> = {'2.0.2': 'PTS 2.0.2', 'pts-e-1.1': 'PTS-E 1.1', 'pts-c-1.2': 'PTS-C 1.2'}
+export const revisionLabel = (rev: string): string => REVISION_LABELS[rev as Revision] ?? rev
+
+/** Per-profile parameters (digest B §2.6), written once per revision in specs/<rev>/revision.json. */
+export interface ProfileParams {
+  /** Device volatile write cache required by the profile. */
+  writeCache: 'enabled' | 'disabled'
+  /** ActiveRange, percent of the addressable LBAs used by the test stimulus. */
+  activeRangePct: number
+  /** ActiveRange used for preconditioning (PTS-C 1.x PC AR). */
+  preconditionActiveRangePct: number
+  /** Recommended thread count (fio numjobs). */
+  threadCount: number
+  /** Recommended outstanding IOs per thread (fio iodepth). */
+  queueDepth: number
+}
+
+/** specs/<rev>/revision.json: what every test of a revision shares. */
+export interface RevisionSpec {
+  $schema?: string
+  revision: Revision
+  label: string
+  profiles: Partial<Record<ProfileId, ProfileParams>>
+  defaultProfile: ProfileId
+}
