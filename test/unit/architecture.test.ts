@@ -30,16 +30,18 @@ import {ROOT} from '../helpers/cli.js'
  * Math.random or performance.now (found in the syntax tree; `new Date(x)` is fine).
  */
 const PURE: readonly string[] = [
+  'src/model',
   'src/steady-state',
   'src/spec/expand.ts',
-  'src/spec/types.ts',
   'src/program/expand.ts',
   'src/program/jobs.ts',
   'src/program/results.ts',
   'src/program/types.ts',
+  'src/program/loop-view.ts',
+  'src/program/steps.ts',
+  'src/store/migrate-v1.ts',
   'src/engine/jobfile.ts',
   'src/engine/parse.ts',
-  'src/store/results.ts',
   'src/claims/match.ts',
   'src/report/model.ts',
   'src/report/program',
@@ -73,6 +75,7 @@ const FORBIDDEN_MODULES: readonly string[] = [
  */
 const LAYERS: LayerTable = [
   ['units.ts', 'errors.ts'],
+  'model',
   'validate.ts',
   ['proc.ts', 'host.ts', 'progress.ts'],
   'spec',
@@ -101,7 +104,7 @@ const COUNTED_KINDS: readonly ImportKind[] = ['value', 'type', 'dynamic']
 const KNOWN_VIOLATIONS: ReadonlyArray<{rule: Finding['rule']; key: string; reason: string}> = [
   {rule: 'module-cycle', key: 'src/report/claims-page.ts <-> src/report/model.ts',
     reason: 'claims-page.ts takes the KV type from model.ts, which builds its pages with claims-page.ts; to be removed by the one-pipeline redesign'},
-  {rule: 'folder-cycle', key: 'device <-> engine <-> program <-> run <-> spec <-> steady-state <-> store',
+  {rule: 'folder-cycle', key: 'device <-> program <-> run <-> spec <-> store',
     reason: 'closed only by spec/load.ts -> program/types.ts and store/{read,run-store}.ts -> program/results.ts (the LAYERS entries below); to be removed by the one-pipeline redesign'},
   {rule: 'pure-import', key: 'src/audit/checks.ts reaches node:fs',
     reason: 'compareSeal (pure) lives in store/integrity.ts with the file hashing and key loading; to be removed by the one-pipeline redesign'},
@@ -115,12 +118,14 @@ const KNOWN_VIOLATIONS: ReadonlyArray<{rule: Finding['rule']; key: string; reaso
     reason: 'the random blocks of the zero-read check after the purge; to be removed by the one-pipeline redesign'},
   {rule: 'pure-source', key: 'src/device/purge.ts uses Date.now',
     reason: 'the polling deadline of running the purge; to be removed by the one-pipeline redesign'},
-  {rule: 'pure-import', key: 'src/report/program/render.ts reaches node:fs',
-    reason: 'loadProgramReportModel reads the stored run (store/read.ts) next to the pure programCsv; to be removed by the one-pipeline redesign'},
   {rule: 'layer', key: 'src/spec/load.ts -> src/program/types.ts',
     reason: 'the spec loader also loads and checks program specs (isProgramTestId, PROGRAM_TEST_IDS); to be removed by the one-pipeline redesign'},
   {rule: 'layer', key: 'src/store/read.ts -> src/program/results.ts',
     reason: 'the run store reads ProgramResults (type), a type of program/; to be removed by the one-pipeline redesign'},
+  {rule: 'layer', key: 'src/store/migrate-v1.ts -> src/program/expand.ts',
+    reason: 'the v1 migration labels points with the planner\'s workload label; results types and labels are to move to src/model; to be removed by the one-pipeline redesign'},
+  {rule: 'layer', key: 'src/store/migrate-v1.ts -> src/program/results.ts',
+    reason: 'the v1 migration fills window averages with program/results.ts; results types are to move to src/model; to be removed by the one-pipeline redesign'},
   {rule: 'layer', key: 'src/store/run-store.ts -> src/program/results.ts',
     reason: 'the run store writes ProgramResults (type), a type of program/; to be removed by the one-pipeline redesign'},
 ]
