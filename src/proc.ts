@@ -25,6 +25,13 @@ export function runTool(argv: string[], timeoutMs: number): ToolOutput {
   return {argv, code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? `\n${r.error.message}` : ''), ms: Date.now() - t0}
 }
 
+/** A tool run whose stdout is binary (dd reading a block): the bytes as read. */
+export function runToolBytes(argv: string[], timeoutMs: number): Omit<ToolOutput, 'stdout'> & {stdout: Buffer} {
+  const t0 = Date.now()
+  const r = spawnSync(argv[0], argv.slice(1), {timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: {...process.env, LC_ALL: 'C'}})
+  return {argv, code: r.error ? null : r.status, stdout: (r.stdout as Buffer | null) ?? Buffer.alloc(0), stderr: String(r.stderr ?? '') + (r.error ? `\n${r.error.message}` : ''), ms: Date.now() - t0}
+}
+
 /** Processes whose command line contains every one of `needles` (from /proc). */
 export function findProcesses(needles: string[]): Array<{pid: number; pgid: number}> {
   const found: Array<{pid: number; pgid: number}> = []

@@ -9,7 +9,7 @@
  * The I/O (reading files, hashing, checking a signature) is done by the caller (load.ts); here
  * everything is data in, verdicts out.
  */
-import {FioOutputError, parseFioJson, type Measurement} from '../engine/parse.js'
+import {FioOutputError, jobValue, parseFioJson, parseJobFile, type Measurement, type ParsedFio} from '../engine/parse.js'
 import {fioEscapeFilename} from '../engine/jobfile.js'
 import {compareSeal, type FileHash} from '../store/integrity.js'
 import type {RunManifest} from '../store/types.js'
@@ -45,16 +45,32 @@ export const MEASUREMENT_KEYS: Array<keyof Measurement> = [
   'ioCount', 'latMeanNs', 'latMaxNs', 'latP99999Ns', 'latPercentileSamples', 'runtimeSec',
 ]
 
-/** The measurement of one raw fio output, or null with the problem named (missing file, not fio JSON). */
-export function measureRaw(raw: ReadonlyMap<string, string | null>, rel: string, where: string, problems: string[]): Measurement | null {
+/** Each raw fio output of an audit parsed once (parseRaw), whatever check reads it. */
+export type ParsedRaw = Map<string, ParsedFio | FioOutputError>
+
+/** One raw fio output, parsed (once per `cache`); the error when it is not fio JSON; null when missing. */
+export function parseRaw(raw: ReadonlyMap<string, string | null>, rel: string, cache: ParsedRaw): ParsedFio | FioOutputError | null {
+  const hit = cache.get(rel)
+  if (hit) return hit
   const text = raw.get(rel)
-  if (text === undefined || text === null) { problems.push(`${where}: raw file ${rel} is missing`); return null }
+  if (text === undefined || text === null) return null
+  let out: ParsedFio | FioOutputError
   try {
-    return parseFioJson(text).groups[0].measurement
+    out = parseFioJson(text)
   } catch (error) {
-    if (error instanceof FioOutputError) { problems.push(`${where}: ${rel} is not valid fio output (${error.message})`); return null }
-    throw error
+    if (!(error instanceof FioOutputError)) throw error
+    out = error
   }
+  cache.set(rel, out)
+  return out
+}
+
+/** The measurement of one raw fio output, or null with the problem named (missing file, not fio JSON). */
+export function measureRaw(raw: ReadonlyMap<string, string | null>, rel: string, where: string, problems: string[], cache: ParsedRaw = new Map()): Measurement | null {
+  const p = parseRaw(raw, rel, cache)
+  if (p === null) { problems.push(`${where}: raw file ${rel} is missing`); return null }
+  if (p instanceof FioOutputError) { problems.push(`${where}: ${rel} is not valid fio output (${p.message})`); return null }
+  return p.groups[0].measurement
 }
 
 /** Differences between two JSON values as "pointer: a ≠ b" (at most `limit`). */
@@ -149,27 +165,6 @@ export function identityCheck(m: RunManifest, jobs: string[], raw: ReadonlyMap<s
   }
   return check('identity', 'Device identity unchanged across rounds', problems,
     `${ids.length} identity record${ids.length === 1 ? '' : 's'} (start and resumes) show ${want}; all ${checked} fio jobs target ${m.target.path}`)
-}
-
-/** `key=value` lines of an fio job file, by section ("global" and the job's name). */
-export function parseJobFile(text: string): Map<string, Map<string, string>> {
-  const sections = new Map<string, Map<string, string>>()
-  let cur: Map<string, string> | null = null
-  for (const line of text.split('\n')) {
-    const t = line.trim()
-    if (t === '' || t.startsWith(';') || t.startsWith('#')) continue
-    const s = /^\[(.+)\]$/.exec(t)
-    if (s) { cur = new Map(); sections.set(s[1], cur); continue }
-    const eq = t.indexOf('=')
-    if (cur) cur.set(eq < 0 ? t : t.slice(0, eq), eq < 0 ? '' : t.slice(eq + 1))
-  }
-  return sections
-}
-
-/** A job's effective value: its own section, else [global]. */
-export function jobValue(sections: Map<string, Map<string, string>>, key: string): string | undefined {
-  for (const [name, kv] of sections) if (name !== 'global' && kv.has(key)) return kv.get(key)
-  return sections.get('global')?.get(key)
 }
 
 export const disclosed = (m: RunManifest, re: RegExp) => !m.compliance.compliant && m.compliance.reasons.some(x => re.test(x))

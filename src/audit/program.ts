@@ -9,10 +9,11 @@
  */
 import type {FileHash} from '../store/integrity.js'
 import type {RunManifest} from '../store/types.js'
-import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, jsonPlusBins, parseIopsLog, type PhaseResult, type ProgramResults, type StepResult} from '../program/results.js'
+import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, type PhaseResult, type ProgramResults, type StepResult} from '../program/results.js'
 import type {PlannedPhase, ProgramPoint} from '../program/expand.js'
 import {purgeLog, stepsOf} from '../program/steps.js'
-import {check, disclosed, gapReason, MEASUREMENT_KEYS, measureRaw, identityCheck, idleGaps, integrityCheck, jobValue, jsonDiff, parseJobFile, signatureCheck, type AuditCheck, type AuditResult, type SignatureState} from './checks.js'
+import {jobValue, parseIopsLog, parseJobFile} from '../engine/parse.js'
+import {check, disclosed, gapReason, MEASUREMENT_KEYS, measureRaw, identityCheck, idleGaps, integrityCheck, jsonDiff, parseRaw, signatureCheck, type AuditCheck, type ParsedRaw, type AuditResult, type SignatureState} from './checks.js'
 
 export interface ProgramAuditInput {
   manifest: RunManifest
@@ -45,6 +46,8 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   const checks: AuditCheck[] = [integrityCheck(m, inp.sealNow), signatureCheck(inp.signature)]
   const r = structuredClone(results)
   const steps = stepsOf(r)
+  /** Every raw fio output parsed once, whichever check reads it. */
+  const parsed: ParsedRaw = new Map()
   /** The steps of each phase, in order (for time order and idle gaps). */
   const byPhase = new Map<PhaseResult, StepResult[]>()
   for (const s of steps) {
@@ -56,7 +59,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   // Measurements: every step from its raw fio JSON.
   const mProblems: string[] = []
   for (const s of steps) {
-    const mm = measureRaw(inp.raw, s.step.raw.json, s.what, mProblems)
+    const mm = measureRaw(inp.raw, s.step.raw.json, s.what, mProblems, parsed)
     if (!mm) continue
     for (const k of MEASUREMENT_KEYS) {
       if (!Object.is(s.step[k], mm[k])) mProblems.push(`results.json ${s.pointer}/${k} (${s.what}): stored ${JSON.stringify(s.step[k])}, raw ${s.step.raw.json} gives ${JSON.stringify(mm[k])}`)
@@ -65,7 +68,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   }
   for (const [pi, p] of r.phases.entries()) {
     if (p.kind !== 'wipc' || !p.raw) continue
-    const mm = measureRaw(inp.raw, p.raw.json, p.id, mProblems)
+    const mm = measureRaw(inp.raw, p.raw.json, p.id, mProblems, parsed)
     if (!mm) continue
     for (const [k, v] of [['writtenBytes', mm.writeBytes], ['bwBytesPerSec', mm.writeBwBytesPerSec], ['runtimeSec', mm.runtimeSec]] as const) {
       if (!Object.is(p[k], v)) mProblems.push(`results.json /phases/${pi}/${k}: stored ${JSON.stringify(p[k])}, raw ${p.raw.json} gives ${v}`)
@@ -110,15 +113,15 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
       }
     }
     if (p.kind === 'histogram' && p.job) {
-      const text = inp.raw.get(p.job.raw.json)
-      if (text) {
-        const h = histogramFromBins(jsonPlusBins(text))
+      const parsedJob = parseRaw(inp.raw, p.job.raw.json, parsed)
+      if (parsedJob && !(parsedJob instanceof Error)) {
+        const h = histogramFromBins(parsedJob.groups[0].clatBins)
         for (const d of jsonDiff(p.histogram, h, `/phases/${pi}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${p.job.raw.json})`)
         p.histogram = h
       }
     }
     if (p.kind === 'operating-points') {
-      const dv = r.phases.find(x => x.kind === 'loop' && x.id === 'dv') as Extract<PhaseResult, {kind: 'loop'}> | undefined
+      const dv = r.phases.find(x => x.kind === 'loop' && x.id === (p.fromPhase ?? 'dv')) as Extract<PhaseResult, {kind: 'loop'}> | undefined
       if (dv) {
         const chosen = chooseOperatingPoints(dv.windowAverages, p.ceilingMs)
         const stored = p.points.map(o => ({role: o.role, threadCount: o.threadCount, queueDepth: o.queueDepth, iops: o.iops, latMeanNs: o.latMeanNs, reason: o.reason}))
@@ -126,9 +129,9 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
       }
       p.points.forEach((o, k) => {
         if (!o.measure) return
-        const text = inp.raw.get(o.measure.raw.json)
-        if (!text) return
-        const h = histogramFromBins(jsonPlusBins(text))
+        const parsedJob = parseRaw(inp.raw, o.measure.raw.json, parsed)
+        if (!parsedJob || parsedJob instanceof Error) return
+        const h = histogramFromBins(parsedJob.groups[0].clatBins)
         for (const d of jsonDiff(o.histogram, h, `/phases/${pi}/points/${k}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${o.measure.raw.json})`)
         o.histogram = h
       })

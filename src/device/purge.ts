@@ -4,8 +4,7 @@
  * ATA: SECURITY ERASE UNIT (temporary password; enhanced where supported) or SANITIZE.
  * SCSI: SANITIZE or FORMAT UNIT. Fallbacks discard / zero / none are deviations.
  */
-import {spawnSync} from 'node:child_process'
-import {runTool, type ToolOutput} from '../proc.js'
+import {runTool, runToolBytes, type ToolOutput} from '../proc.js'
 import {readFileSync} from 'node:fs'
 import type {NvmeIdCtrl} from './parse-nvme.js'
 import {parseNvmeSanitizeLog} from './parse-nvme.js'
@@ -211,17 +210,30 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
-/** Sample 4 KiB O_DIRECT reads at random offsets; count how many are all zeros. */
-export function sampleZeroReads(path: string, sizeBytes: number, samples: number, outputs?: StepOutput[]): {checked: number; zeros: number} {
-  const blocks = Math.floor(sizeBytes / 4096)
-  let checked = 0, zeros = 0
+/**
+ * The 4 KiB blocks a zero check reads: block 0, then `samples - 1` blocks spread over the device
+ * by a seeded generator (32-bit LCG), so the same seed reads the same blocks (each read's dd
+ * command line, with its offset, is recorded in the purge output). Pure.
+ */
+export function zeroSampleBlocks(blocks: number, samples: number, seed: number): number[] {
+  const out: number[] = []
+  let x = seed >>> 0 || 1
   for (let i = 0; i < samples && blocks > 0; i++) {
-    const blk = i === 0 ? 0 : Math.floor(Math.random() * blocks)
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0
+    out.push(i === 0 ? 0 : x % blocks)
+  }
+  return out
+}
+
+/** Sample 4 KiB O_DIRECT reads (zeroSampleBlocks); count how many are all zeros. */
+export function sampleZeroReads(path: string, sizeBytes: number, samples: number, outputs?: StepOutput[], seed = 0x5eed): {checked: number; zeros: number} {
+  let checked = 0, zeros = 0
+  for (const blk of zeroSampleBlocks(Math.floor(sizeBytes / 4096), samples, seed)) {
     const argv = ['dd', `if=${path}`, 'bs=4096', 'count=1', `skip=${blk}`, 'iflag=direct', 'status=none']
-    const r = spawnSync(argv[0], argv.slice(1), {timeout: 30_000, maxBuffer: 1 << 20})
-    const out = r.stdout as Buffer | null
-    if (outputs) outputs.push({argv, code: r.status, stdout: `${out?.length ?? 0} bytes`, stderr: String(r.stderr ?? ''), ms: 0})
-    if (r.status !== 0 || !out || out.length !== 4096) continue
+    const r = runToolBytes(argv, 30_000)
+    const out = r.stdout
+    if (outputs) outputs.push({argv, code: r.code, stdout: `${out.length} bytes`, stderr: r.stderr, ms: r.ms})
+    if (r.code !== 0 || out.length !== 4096) continue
     checked++
     if (out.every(b => b === 0)) zeros++
   }

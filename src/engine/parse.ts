@@ -67,7 +67,9 @@ export interface ParsedFio {
   timestampMs: number
   /** Lines before the JSON (fio notes); kept, never silently dropped. */
   preamble: string[]
-  groups: Array<{jobName: string; measurement: Measurement}>
+  groups: Array<{jobName: string; measurement: Measurement
+    /** json+ output only: the read and write completion-latency bins ({"<ns>": count}) summed; undefined for plain JSON. */
+    clatBins: Record<string, number> | undefined}>
 }
 
 function dir(d: FioDir | undefined, where: string): DirectionStats {
@@ -129,6 +131,48 @@ export function parseFioJson(text: string): ParsedFio {
     fioVersion: json['fio version'],
     timestampMs: json.timestamp_ms,
     preamble,
-    groups: json.jobs.map((j, i) => ({jobName: j.jobname, measurement: measurementOf(j, `jobs/${i}`)})),
+    groups: json.jobs.map((j, i) => ({jobName: j.jobname, measurement: measurementOf(j, `jobs/${i}`), clatBins: clatBins(j)})),
   }
+}
+
+/** Sum of the read and write completion-latency bins of one job of a fio json+ output (undefined when it has none). */
+function clatBins(job: FioJobJson): Record<string, number> | undefined {
+  const out: Record<string, number> = {}
+  let any = false
+  for (const d of [job.read, job.write] as Array<{clat_ns?: {bins?: Record<string, number>}} | undefined>) {
+    const b = d?.clat_ns?.bins
+    if (!b) continue
+    any = true
+    for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v
+  }
+  return any ? out : undefined
+}
+
+/** fio's IOPS log (write_iops_log): "time ms, IOPS, direction, block size, offset" per line -> [{ms, iops}]. */
+export function parseIopsLog(text: string): Array<{ms: number; iops: number}> {
+  return text.split('\n').map(l => l.trim()).filter(Boolean).map(l => {
+    const [ms, v] = l.split(',').map(x => Number(x.trim()))
+    return {ms, iops: v}
+  }).filter(e => Number.isFinite(e.ms) && Number.isFinite(e.iops))
+}
+
+/** `key=value` lines of an fio job file, by section ("global" and the job's name). */
+export function parseJobFile(text: string): Map<string, Map<string, string>> {
+  const sections = new Map<string, Map<string, string>>()
+  let cur: Map<string, string> | null = null
+  for (const line of text.split('\n')) {
+    const t = line.trim()
+    if (t === '' || t.startsWith(';') || t.startsWith('#')) continue
+    const sec = /^\[(.+)\]$/.exec(t)
+    if (sec) { cur = new Map(); sections.set(sec[1], cur); continue }
+    const eq = t.indexOf('=')
+    if (cur) cur.set(eq < 0 ? t : t.slice(0, eq), eq < 0 ? '' : t.slice(eq + 1))
+  }
+  return sections
+}
+
+/** A job's effective value: its own section, else [global]. */
+export function jobValue(sections: Map<string, Map<string, string>>, key: string): string | undefined {
+  for (const [name, kv] of sections) if (name !== 'global' && kv.has(key)) return kv.get(key)
+  return sections.get('global')?.get(key)
 }

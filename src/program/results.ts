@@ -95,7 +95,10 @@ export type PhaseResult =
   | {kind: 'bursts'; id: string; title: string; status: PhaseStatus; waitState: number; burstSeconds: number; idleSeconds: number; repeats: number; job: StepResult | null
     /** IOPS of each write burst, from fio's IOPS log (raw.log). */
     bursts: Array<{index: number; startMs: number; iops: number}>; log: string | null}
-  | {kind: 'operating-points'; id: string; title: string; status: PhaseStatus; ceilingMs: number; points: OperatingPoint[]}
+  | {kind: 'operating-points'; id: string; title: string; status: PhaseStatus; ceilingMs: number
+    /** The loop phase whose window averages chose the points (absent in runs of older versions: 'dv'). */
+    fromPhase?: string
+    points: OperatingPoint[]}
   | {kind: 'histogram'; id: string; title: string; status: PhaseStatus; optional: boolean; job: StepResult | null
     /** Response-time histogram from fio's json+ completion-latency bins: [upper bound ns, IO count]. */
     histogram: Array<{latNs: number; count: number}> | null}
@@ -230,14 +233,7 @@ export function seriesSteadyState(phase: Extract<PlannedPhase, {kind: 'series'}>
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bursts (HIR): IOPS per write burst from fio's IOPS log (time ms, IOPS averaged over log_avg_msec)
-
-export function parseIopsLog(text: string): Array<{ms: number; iops: number}> {
-  return text.split('\n').map(l => l.trim()).filter(Boolean).map(l => {
-    const [ms, v] = l.split(',').map(x => Number(x.trim()))
-    return {ms, iops: v}
-  }).filter(e => Number.isFinite(e.ms) && Number.isFinite(e.iops))
-}
+// Bursts (HIR): IOPS per write burst from fio's IOPS log (engine/parse.ts parseIopsLog; time ms, IOPS averaged over log_avg_msec)
 
 /**
  * Group log entries into bursts: a new burst starts after a gap longer than half the idle time.
@@ -296,17 +292,3 @@ export function histogramFromBins(bins: Record<string, number> | undefined): Arr
   return Object.entries(bins).map(([k, v]) => ({latNs: Number(k), count: v})).filter(b => Number.isFinite(b.latNs) && b.count > 0).sort((a, b) => a.latNs - b.latNs)
 }
 
-/** Sum of the read and write completion-latency bins of a fio json+ output (undefined when it has none). Pure. */
-export function jsonPlusBins(jsonText: string): Record<string, number> | undefined {
-  const start = jsonText.search(/^\{/m)
-  const j = JSON.parse(jsonText.slice(start)) as {jobs: Array<Record<string, {clat_ns?: {bins?: Record<string, number>}}>>}
-  const out: Record<string, number> = {}
-  let any = false
-  for (const dir of ['read', 'write']) {
-    const b = j.jobs[0]?.[dir]?.clat_ns?.bins
-    if (!b) continue
-    any = true
-    for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v
-  }
-  return any ? out : undefined
-}

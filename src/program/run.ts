@@ -14,7 +14,7 @@ import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {EXIT, FioFailedError, InterruptedError, PtsError} from '../errors.js'
 import {FioEngine, type StartedJob} from '../engine/fio.js'
-import {FioOutputError, parseFioJson, type Measurement} from '../engine/parse.js'
+import {FioOutputError, parseFioJson, parseIopsLog, type Measurement, type ParsedFio} from '../engine/parse.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge, type PurgeChoice} from '../device/purge.js'
 import {Progress} from '../progress.js'
@@ -26,7 +26,7 @@ import type {RunManifest} from '../store/types.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from './expand.js'
 import {programJob, programWipcJob, stepSeed} from './jobs.js'
-import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, jsonPlusBins, parseIopsLog, seriesStop, type PhaseResult, type ProgramResults, type StepResult} from './results.js'
+import {burstIops, chooseOperatingPoints, concludeLoop, histogramFromBins, seriesStop, type PhaseResult, type ProgramResults, type StepResult} from './results.js'
 
 export interface ProgramRunInputs {
   plan: ProgramPlan
@@ -111,7 +111,7 @@ function emptyPhase(p: PlannedPhase, plan: ProgramPlan): PhaseResult {
       rounds: [], tracking: [], evaluations: [], steadyState: {verdict: 'pending', fromRound: null, toRound: null, variables: []}, windowAverages: []}
     case 'series': return {kind: 'series', id: p.id, title: p.title, status: 'pending', sampleSeconds: p.sampleSeconds, samples: [], writtenBytes: 0, stopReason: null, steadyState: null}
     case 'bursts': return {kind: 'bursts', id: p.id, title: p.title, status: 'pending', waitState: p.waitState, burstSeconds: p.burstSeconds, idleSeconds: p.idleSeconds, repeats: p.repeats, job: null, bursts: [], log: null}
-    case 'operating-points': return {kind: 'operating-points', id: p.id, title: p.title, status: 'pending', ceilingMs: p.ceilingMs, points: []}
+    case 'operating-points': return {kind: 'operating-points', id: p.id, title: p.title, status: 'pending', ceilingMs: p.ceilingMs, fromPhase: p.fromPhase, points: []}
     case 'histogram': return {kind: 'histogram', id: p.id, title: p.title, status: 'pending', optional: p.optional, job: null, histogram: null}
   }
 }
@@ -200,7 +200,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
    */
   const pipeline = async (first: Step, successor: (s: Step) => Step | null, autoRelease: (s: Step) => boolean,
     job: (s: Step) => {rel: string; text: (hooks: ReturnType<FioEngine['hooks']>) => string; threads: number; format?: 'json' | 'json+'},
-    onDone: (s: Step, m: Measurement, text: string, t: {startNs: bigint; endNs: bigint}, rel: string) => 'continue' | 'stop') => {
+    onDone: (s: Step, m: Measurement, parsed: ParsedFio, t: {startNs: bigint; endNs: bigint}, rel: string) => 'continue' | 'stop') => {
     const LOOKAHEAD = 2
     const launch = async (s: Step, gated: boolean) => {
       const my = ++seq
@@ -232,12 +232,12 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         const tail = exit.stderr.trim().split('\n').slice(-20).join('\n')
         throw new FioFailedError(`fio failed (${exit.code === null ? `signal ${exit.signal}` : `exit ${exit.code}`}) on ${cur.rel}.fio:\n${tail}`, `the job file is ${store.path(`${cur.rel}.fio`)}; every completed step is kept in ${inp.runDir}`)
       }
-      let text: string
+      let parsed: ParsedFio
       let m: Measurement
       let tsMs: number
       try {
-        text = cur.job.finish()
-        const parsed = parseFioJson(text)
+        // the one parse of this output (measurement, json+ bins and timestamps all come from it)
+        parsed = parseFioJson(cur.job.finish())
         m = parsed.groups[0].measurement
         tsMs = parsed.timestampMs
       } catch (error) {
@@ -248,7 +248,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       const ts = cur.job.timestamps()
       const startNs = ts?.startNs ?? BigInt(tsMs) * 1_000_000n - BigInt(Math.round(m.runtimeSec * 1e9))
       const endNs = ts?.endNs ?? BigInt(tsMs) * 1_000_000n
-      const decision = onDone(cur.step, m, text, {startNs, endNs}, cur.rel)
+      const decision = onDone(cur.step, m, parsed, {startNs, endNs}, cur.rel)
       save()
       const next = queue.shift()
       if (decision === 'stop' || !next) {
@@ -316,7 +316,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         progress.update({phase: `${phase.id}: SEQ ${blockSizeLabel(phase.blockSizeBytes)} writes, ${formatBytes(phase.totalBytes)}`, etaSec: whole}, true)
         await pipeline({kind: 'wipc'}, () => null, () => false,
           () => ({rel: base, threads: phase.slices.length, text: h => programWipcJob(plan, phase, stepSeed(plan.options.seed, pi, 0, 0), h)}),
-          (_s, m, _text, t, rel) => {
+          (_s, m, _parsed, t, rel) => {
             Object.assign(res, {writtenBytes: m.writeBytes, bwBytesPerSec: m.writeBwBytesPerSec, runtimeSec: m.runtimeSec, startedAt: nsToIso(t.startNs), finishedAt: nsToIso(t.endNs), raw: {json: `${rel}.json`, job: `${rel}.fio`}})
             return 'stop'
           })
@@ -355,7 +355,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
               text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} round ${round} point ${p.index + 1}/${n}: ${p.label}`, section: p.id, workload: p, seconds: phase.pointSeconds, seed: stepSeed(plan.options.seed, pi, round, p.index)}, h)}
           }
           progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
-          await pipeline(firstOf(startRound), successor, autoRelease, job, (s, m, _text, t, rel) => {
+          await pipeline(firstOf(startRound), successor, autoRelease, job, (s, m, _parsed, t, rel) => {
             const round = (s as {round: number}).round
             let r = res.rounds.find(x => x.round === round)
             if (!r) { r = {round, startedAt: nsToIso(t.startNs), finishedAt: null, preRound: null, points: []}; res.rounds.push(r) }
@@ -398,7 +398,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
           }
           progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
           await pipeline({kind: 'sample', index: res.samples.length}, s => ((s as {index: number}).index + 1 < phase.maxSamples ? {kind: 'sample', index: (s as {index: number}).index + 1} : null), () => true, job,
-            (s, m, _text, t, rel) => {
+            (s, m, _parsed, t, rel) => {
               const i = (s as {index: number}).index
               res.writtenBytes += m.writeBytes
               res.samples.push({...stepResult(i, pad(i + 1, 4), w, m, t, stepSeed(plan.options.seed, pi, 0, i), rel), cumulativeWrittenBytes: res.writtenBytes})
@@ -427,7 +427,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
           () => ({rel: `${base}/bursts`, threads: w.threadCount,
             text: h => programJob(plan, {comment: `${phase.id}: Wait State ${phase.waitState}`, section: phase.id, workload: w, seconds: 0, seed: stepSeed(plan.options.seed, pi, 0, 0),
               bursts: {burstSeconds: phase.burstSeconds, idleSeconds: phase.idleSeconds, repeats: phase.repeats, logAvgMsec: phase.logAvgMsec, iopsLogPrefix: logPrefix}}, h)}),
-          (_s, m, _text, t, rel) => {
+          (_s, m, _parsed, t, rel) => {
             res.job = stepResult(0, 'bursts', w, m, t, stepSeed(plan.options.seed, pi, 0, 0), rel)
             const logRel = `${base}/bursts_iops.log`
             res.log = existsSync(store.path(logRel)) ? logRel : null
@@ -446,9 +446,9 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         await pipeline({kind: 'single'}, () => null, () => false,
           () => ({rel: `${base}/histogram`, threads: w.threadCount, format: 'json+' as const,
             text: h => programJob(plan, {comment: `${phase.id}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, response-time histogram`, section: phase.id, workload: w, seconds: phase.seconds, seed: stepSeed(plan.options.seed, pi, 0, 0)}, h)}),
-          (_s, m, text, t, rel) => {
+          (_s, m, parsed, t, rel) => {
             res.job = stepResult(0, 'histogram', w, m, t, stepSeed(plan.options.seed, pi, 0, 0), rel)
-            res.histogram = histogramFromBins(jsonPlusBins(text))
+            res.histogram = histogramFromBins(parsed.groups[0].clatBins)
             return 'stop'
           })
         res.status = 'done'
@@ -488,7 +488,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
           await pipeline({kind: 'op-pre', op: firstOp},
             s => (s.kind === 'op-pre' ? {kind: 'op-measure', op: s.op} : s.kind === 'op-measure' && s.op + 1 < res.points.length ? {kind: 'op-pre', op: s.op + 1} : null),
             s => s.kind === 'op-pre', job,
-            (s, m, text, t, rel) => {
+            (s, m, parsed, t, rel) => {
               const op = (s as {op: number}).op
               const p = res.points[op]
               if (s.kind === 'op-pre') {
@@ -496,7 +496,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
                 return 'continue'
               }
               p.measure = stepResult(1, `${p.role}-histogram`, workloadOf(op), m, t, stepSeed(plan.options.seed, pi, op, 1), rel)
-              p.histogram = histogramFromBins(jsonPlusBins(text))
+              p.histogram = histogramFromBins(parsed.groups[0].clatBins)
               event('histogram', `${phase.id} ${p.role}: TC ${p.threadCount}/QD ${p.queueDepth}, ${Math.round(m.iops)} IOPS, MRT ${(m.latMaxNs / 1e6).toFixed(3)} ms`)
               return 'continue'
             })

@@ -114,8 +114,6 @@ const KNOWN_VIOLATIONS: ReadonlyArray<{rule: Finding['rule']; key: string; reaso
     reason: 'the purge rules (purgeMethods, choosePurge) share a module with running the purge (spawnSync); to be removed by the one-pipeline redesign'},
   {rule: 'pure-import', key: 'src/device/purge.ts reaches node:fs',
     reason: 'the purge rules share a module with the zero-read check after the purge (readFileSync); to be removed by the one-pipeline redesign'},
-  {rule: 'pure-source', key: 'src/device/purge.ts uses Math.random',
-    reason: 'the random blocks of the zero-read check after the purge; to be removed by the one-pipeline redesign'},
   {rule: 'pure-source', key: 'src/device/purge.ts uses Date.now',
     reason: 'the polling deadline of running the purge; to be removed by the one-pipeline redesign'},
   {rule: 'layer', key: 'src/spec/load.ts -> src/program/types.ts',

@@ -1,6 +1,8 @@
 /** The pure derivations of program results (src/program/results.ts), table-driven. */
 import {expect} from 'chai'
-import {burstIops, chooseOperatingPoints, histogramFromBins, jsonPlusBins, parseIopsLog, recoveryTime, seriesStop, type LoopWindowAverage, type SeriesSample} from '../../src/program/results.js'
+import {readFileSync} from 'node:fs'
+import {parseFioJson, parseIopsLog} from '../../src/engine/parse.js'
+import {burstIops, chooseOperatingPoints, histogramFromBins, recoveryTime, seriesStop, type LoopWindowAverage, type SeriesSample} from '../../src/program/results.js'
 import type {PlannedPhase} from '../../src/program/expand.js'
 
 type Series = Extract<PlannedPhase, {kind: 'series'}>
@@ -65,10 +67,19 @@ describe('DIRTH/CBW operating points', () => {
   })
 })
 
-describe('response-time histogram from fio json+ bins', () => {
-  it('sums read and write bins and sorts them', () => {
-    const text = 'note: a line before the JSON\n' + JSON.stringify({jobs: [{read: {clat_ns: {bins: {2000: 3, 1000: 1}}}, write: {clat_ns: {bins: {1000: 2}}}}]})
-    expect(histogramFromBins(jsonPlusBins(text))).to.deep.equal([{latNs: 1000, count: 3}, {latNs: 2000, count: 3}])
-    expect(histogramFromBins(jsonPlusBins(JSON.stringify({jobs: [{read: {}, write: {}}]})))).to.equal(null)
+describe('response-time histogram from fio json+ bins (parsed once, with the measurement)', () => {
+  // A real json+ output: the LAT histogram run of test/fixtures/runs-v1/lat-interrupted-resumed (fio 3.33).
+  const real = readFileSync(new URL('../fixtures/runs-v1/lat-interrupted-resumed/raw/04-histogram/histogram.json', import.meta.url), 'utf8')
+  it('holds every IO of the run: the bins add up to fio\'s IO count, sorted by latency', () => {
+    const g = parseFioJson(real).groups[0]
+    const h = histogramFromBins(g.clatBins)!
+    expect(h.length).to.be.greaterThan(1)
+    expect(h.reduce((a, b) => a + b.count, 0)).to.equal(g.measurement.ioCount)
+    for (let i = 1; i < h.length; i++) expect(h[i].latNs).to.be.greaterThan(h[i - 1].latNs)
+  })
+  it('plain JSON (no json+ bins) gives no histogram', () => {
+    const plain = readFileSync(new URL('../fixtures/fio/3.33/55-rw0-bs4k.json', import.meta.url), 'utf8')
+    expect(parseFioJson(plain).groups[0].clatBins).to.equal(undefined)
+    expect(histogramFromBins(undefined)).to.equal(null)
   })
 })
