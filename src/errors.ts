@@ -69,6 +69,12 @@ export class StorageError extends PtsError {
   }
 }
 
+/** A plan that cannot be made from this definition, these options and this target (pure planner; shown as a usage error). */
+export class PlanError extends Error {}
+
+/** Output that is not fio's JSON (pure parser; the runner and the audit name the file). */
+export class FioOutputError extends Error {}
+
 /** A run stopped by SIGINT/SIGTERM: every completed step is kept; `pts resume` continues it. */
 export class InterruptedError extends PtsError {
   constructor(signal: string, runDir: string) {

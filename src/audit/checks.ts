@@ -9,7 +9,8 @@
  * The I/O (reading files, hashing, checking a signature) is done by the caller (load.ts); here
  * everything is data in, verdicts out.
  */
-import {FioOutputError, jobValue, parseFioJson, parseJobFile, type Measurement, type ParsedFio} from '../engine/parse.js'
+import {FioOutputError} from '../errors.js'
+import {jobValue, parseFioJson, parseJobFile, type Measurement, type ParsedFio} from '../engine/parse.js'
 import {fioEscapeFilename} from '../engine/jobfile.js'
 import {compareSeal, type FileHash} from '../store/integrity.js'
 import type {RunManifest} from '../store/types.js'

@@ -1,10 +1,10 @@
 /** What `pts run`, `pts plan`, `pts demo` and `pts resume` share for every test: definition, options, target facts, purge choice and the plan. */
 import {randomInt} from 'node:crypto'
-import {UsageError} from '../errors.js'
+import {PlanError, UsageError} from '../errors.js'
 import {parseTarget, resolveTarget, refusals, type ResolvedTarget} from '../device/target.js'
 import {choosePurge, PURGE_METHODS, type PurgeChoice, type PurgeRequest} from '../device/purge.js'
 import {loadProgramSpec} from '../spec/load.js'
-import {PlanError, type TargetInfo} from '../spec/expand.js'
+import type {TargetInfo} from '../spec/expand.js'
 import {expandProgram, type ProgramOptions, type ProgramPlan} from '../program/expand.js'
 import type {ProgramSpec} from '../program/types.js'
 import {parseSizeBytes} from '../units.js'

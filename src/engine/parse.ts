@@ -3,7 +3,7 @@
  * (digest Part A 5): bandwidth bytes/s (fio bw_bytes), latency ns, runtime ms -> s.
  */
 
-export class FioOutputError extends Error {}
+import {FioOutputError} from '../errors.js'
 
 /** The subset of one direction's fio statistics that pts reads. */
 interface FioDir {

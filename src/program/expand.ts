@@ -3,7 +3,8 @@
  * workloads, scaled durations, the points of each loop in the spec's order, the timeline with its
  * minimum and maximum duration, and the compliance verdict. Pure (digest B §4-5, Part A 6, 7, 10).
  */
-import {PlanError, wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from '../spec/expand.js'
+import {PlanError} from '../errors.js'
+import {wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from '../spec/expand.js'
 import type {ProfileId, ProfileParams, Revision} from '../model/tests.js'
 import {blockSizeLabel, formatDuration, mixLabel} from '../units.js'
 import type {BlockSizeShare, LoopDimension, PhaseSpec, ProgramSpec, ProgramTracking, SteadyStateSpec, Workload, Zone} from './types.js'

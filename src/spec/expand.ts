@@ -27,7 +27,7 @@ export interface PurgePlan {
   deviation: string | null
 }
 
-export class PlanError extends Error {}
+import {PlanError} from '../errors.js'
 
 /** Split `rangeBytes` into `jobs` contiguous slices aligned to `alignBytes`; the last one takes the rest. */
 export function splitRange(rangeBytes: number, jobs: number, alignBytes: number): Array<{offsetBytes: number; sizeBytes: number}> {

@@ -1,6 +1,7 @@
 import {expect} from 'chai'
 import {readdirSync, readFileSync} from 'node:fs'
-import {parseFioJson, FioOutputError} from '../../src/engine/parse.js'
+import {parseFioJson} from '../../src/engine/parse.js'
+import {FioOutputError} from '../../src/errors.js'
 
 const dir = new URL('../fixtures/fio/3.33/', import.meta.url)
 const fixtures = readdirSync(dir).filter(f => f.endsWith('.json'))
