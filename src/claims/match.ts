@@ -306,7 +306,7 @@ export function matchClaim(c: Claim, index: number, ctx: MatchContext): ClaimOut
   }
   const runs = byRun(sources)
   // Name the run a value came from when there is more than one run, or the run has several loops.
-  const showOrigin = runs.length > 1 || sources.some(s => s.phase !== null)
+  const showOrigin = runs.length > 1 || runs.some(r => r.length > 1)
 
   const tests = measuringTests(c)
   for (const t of tests) {

@@ -1,17 +1,25 @@
 /**
  * The audit's pure checks, table-driven: the real captured fixture run (test/fixtures/runs/
- * iops-file-short) is fed to runAudit, then one fact at a time is changed in memory.
+ * iops-file-short, stored in the IOPS format of earlier versions and read as phases) is fed to
+ * runProgramAudit (the one audit of every test), then one fact at a time is changed in memory.
  */
 import {expect} from 'chai'
 import {readFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
-import {jsonDiff, parseJobFile, runAudit, type AuditInput} from '../../src/audit/checks.js'
+import {jsonDiff} from '../../src/audit/checks.js'
+import {runProgramAudit, type ProgramAuditInput} from '../../src/audit/program.js'
+import {parseJobFile} from '../../src/engine/parse.js'
+import type {PhaseResult} from '../../src/program/results.js'
 import {compareSeal, computeSeal, hashFile, sealedPaths} from '../../src/store/integrity.js'
 import {loadRun} from '../../src/report/load.js'
-import {buildReportModel} from '../../src/report/model.js'
+import {buildProgramReportModel} from '../../src/report/program/model.js'
+import {PROGRAM_PAGE_BUILDERS} from '../../src/report/program/tests/index.js'
 import type {RunManifest} from '../../src/store/types.js'
 
 const DIR = fileURLToPath(new URL('../fixtures/runs/iops-file-short', import.meta.url))
+
+type AuditInput = ProgramAuditInput
+const runAudit = runProgramAudit
 
 function input(): AuditInput & {raw: Map<string, string | null>} {
   const run = loadRun(DIR)
@@ -23,34 +31,45 @@ function input(): AuditInput & {raw: Map<string, string | null>} {
     manifest, results: structuredClone(run.results), raw,
     sealNow: sealedPaths(DIR).map(p => hashFile(DIR, p)),
     signature: {present: false, keyGiven: false},
-    buildModel: r => buildReportModel({...run, results: r, generatedAt: '2026-12-01T00:00:00Z'}),
+    buildModel: r => buildProgramReportModel({...run, results: r, generatedAt: '2026-12-01T00:00:00Z'}, PROGRAM_PAGE_BUILDERS.iops!),
     storedModel: null,
     maxGapMs: 1000,
   }
 }
+/** The IOPS run's phases: purge, WIPC, then the loop (at /phases/2). */
+const LOOP = 2
+function phaseOf<K extends PhaseResult['kind']>(i: AuditInput, kind: K): Extract<PhaseResult, {kind: K}> {
+  const p = i.results.phases.find(x => x.kind === kind)
+  if (!p) throw new Error(`the fixture run has no ${kind} phase`)
+  return p as Extract<PhaseResult, {kind: K}>
+}
+const loop = (i: AuditInput) => phaseOf(i, 'loop')
 const statuses = (inp: AuditInput) => Object.fromEntries(runAudit(inp).checks.map(c => [c.id, c.status]))
 const failedIds = (inp: AuditInput) => runAudit(inp).checks.filter(c => c.status === 'fail').map(c => c.id)
 
 describe('audit checks (pure) on the captured fixture run', () => {
   it('the unchanged run passes every check; the unsigned one skips the signature', () => {
-    const s = statuses(input())
+    const inp = input()
+    expect(inp.results.phases.map(p => p.kind)).to.deep.equal(['purge', 'wipc', 'loop'])
+    expect(inp.results.phases.indexOf(loop(inp))).to.equal(LOOP)
+    const s = statuses(inp)
     expect(s).to.deep.equal({integrity: 'pass', signature: 'skip', measurements: 'pass', 'steady-state': 'pass', report: 'pass', purge: 'pass',
       wipc: 'pass', durations: 'pass', 'loop-order': 'pass', 'idle-gaps': 'pass', identity: 'pass', 'job-parameters': 'pass'})
   })
 
   const cases: Array<{name: string; change: (i: ReturnType<typeof input>) => void; fails: string[]; says: RegExp}> = [
     {name: 'no seal in the manifest', change: i => { i.manifest.integrity = null }, fails: ['integrity'], says: /no integrity list/},
-    {name: 'a stored latency differs from raw', change: i => { i.results.rounds[0].points[0].latMeanNs += 1 }, fails: ['measurements'], says: /\/rounds\/0\/points\/0\/latMeanNs/},
-    {name: 'a stored window average differs from the recomputation', change: i => { i.results.windowAverages[3].iops *= 2 }, fails: ['steady-state', 'report'], says: /\/windowAverages\/3\/iops/},
-    {name: 'the verdict was changed to steady', change: i => { i.results.steadyState.verdict = i.results.steadyState.verdict === 'steady' ? 'not-achieved' : 'steady' }, fails: ['steady-state', 'report'], says: /\/steadyState\/verdict/},
+    {name: 'a stored latency differs from raw', change: i => { loop(i).rounds[0].points[0].latMeanNs += 1 }, fails: ['measurements'], says: /\/phases\/2\/rounds\/0\/points\/0\/latMeanNs/},
+    {name: 'a stored window average differs from the recomputation', change: i => { loop(i).windowAverages[3].iops *= 2 }, fails: ['steady-state', 'report'], says: /\/phases\/2\/windowAverages\/3\/iops/},
+    {name: 'the verdict was changed to steady', change: i => { const ss = loop(i).steadyState; ss.verdict = ss.verdict === 'steady' ? 'not-achieved' : 'steady' }, fails: ['steady-state', 'report'], says: /\/phases\/2\/steadyState\/verdict/},
     {name: 'a file target claimed compliant', change: i => { i.manifest.compliance = {compliant: true, reasons: []} }, fails: ['purge', 'durations'], says: /must be marked non-compliant/},
-    {name: 'WIPC short of the requirement, undisclosed', change: i => { i.results.wipc!.requiredBytes *= 2 }, fails: ['wipc'], says: /requires \d+ .* not marked non-compliant/},
-    {name: 'points that ran far shorter than declared', change: i => { i.results.parameters.pointSeconds = 1 }, fails: ['durations'], says: /fio ran 0\.2\d* s, the point length is 1 s/},
-    {name: 'two points swapped in a round', change: i => { const p = i.results.rounds[1].points; [p[4], p[5]] = [p[5], p[4]] }, fails: ['loop-order', 'steady-state', 'report'], says: /\/rounds\/1\/points\/4/},
-    {name: 'an idle gap of 5 s', change: i => { for (const r of i.results.rounds.slice(3)) for (const p of r.points) { p.startNs = String(BigInt(p.startNs) + 5_000_000_000n); p.endNs = String(BigInt(p.endNs) + 5_000_000_000n) } }, fails: ['idle-gaps'], says: /50\d\d ms idle between raw\/round-03\/56-.* and raw\/round-04\/01-/},
+    {name: 'WIPC short of the requirement, undisclosed', change: i => { phaseOf(i, 'wipc').requiredBytes *= 2 }, fails: ['wipc'], says: /wrote \d+ bytes, the spec requires \d+, and the run is not marked non-compliant/},
+    {name: 'points that ran far shorter than declared', change: i => { const p = loop(i).rounds[0].points[0].raw.job; i.raw.set(p, i.raw.get(p)!.replace(/^runtime=\d+ms$/m, 'runtime=1000ms')) }, fails: ['durations'], says: /fio ran 0\.2\d* s, the job asked for 1 s/},
+    {name: 'two points swapped in a round', change: i => { const p = loop(i).rounds[1].points; [p[4], p[5]] = [p[5], p[4]] }, fails: ['loop-order', 'steady-state', 'report'], says: /\/phases\/2\/rounds\/1\/points\/4/},
+    {name: 'an idle gap of 5 s', change: i => { for (const r of loop(i).rounds.slice(3)) for (const p of r.points) { p.startNs = String(BigInt(p.startNs) + 5_000_000_000n); p.endNs = String(BigInt(p.endNs) + 5_000_000_000n) } }, fails: ['idle-gaps'], says: /50\d\d ms idle between raw\/round-03\/56-.* and raw\/round-04\/01-/},
     {name: 'an identity record of another device', change: i => { i.manifest.events.push({at: '2026-12-01T00:00:00.000Z', event: 'identity', detail: 'serial X; model Y; capacity 1 B; path /dev/sdz'}) }, fails: ['identity'], says: /serial X/},
-    {name: 'a job with another queue depth', change: i => { const p = i.results.rounds[2].points[9].raw.job; i.raw.set(p, i.raw.get(p)!.replace(/iodepth=\d+/, 'iodepth=1')) }, fails: ['job-parameters'], says: /iodepth=1, expected 8/},
-    {name: 'a raw job that is missing', change: i => { i.raw.set(i.results.rounds[0].points[1].raw.job, null) }, fails: ['identity'], says: /raw job file raw\/round-01\/02-.* is missing/},
+    {name: 'a job with another queue depth', change: i => { const p = loop(i).rounds[2].points[9].raw.job; i.raw.set(p, i.raw.get(p)!.replace(/iodepth=\d+/, 'iodepth=1')) }, fails: ['job-parameters'], says: /iodepth=1, expected 8/},
+    {name: 'a raw job that is missing', change: i => { i.raw.set(loop(i).rounds[0].points[1].raw.job, null) }, fails: ['identity'], says: /raw job file raw\/round-01\/02-.* is missing/},
   ]
   for (const c of cases) {
     it(c.name, () => {
@@ -65,8 +84,8 @@ describe('audit checks (pure) on the captured fixture run', () => {
 
   it('a gap across a recorded resume is excused (the interruption is a deviation)', () => {
     const inp = input()
-    const first = inp.results.rounds[3].points[0]
-    for (const r of inp.results.rounds.slice(3)) for (const p of r.points) { p.startNs = String(BigInt(p.startNs) + 5_000_000_000n); p.endNs = String(BigInt(p.endNs) + 5_000_000_000n) }
+    const first = loop(inp).rounds[3].points[0]
+    for (const r of loop(inp).rounds.slice(3)) for (const p of r.points) { p.startNs = String(BigInt(p.startNs) + 5_000_000_000n); p.endNs = String(BigInt(p.endNs) + 5_000_000_000n) }
     inp.manifest.events.push({at: new Date(Number(BigInt(first.startNs) / 1_000_000n) - 1000).toISOString(), event: 'resume', detail: 'pts resume'})
     const c = runAudit(inp).checks.find(x => x.id === 'idle-gaps')!
     expect(c.status).to.equal('pass')

@@ -5,15 +5,15 @@
  */
 import {expect} from 'chai'
 import {
-  combinedVerdict, iopsSource, LAT_TEST, matchClaim, measuringTests, programSources, runSummary, TP_TEST, verifyClaims, verifyRuns,
+  combinedVerdict, LAT_TEST, matchClaim, measuringTests, programSources, runSummary, TP_TEST, verifyClaims, verifyRuns,
   type MeasurementSource, type VerifyRunInput,
 } from '../../src/claims/match.js'
 import {checkVerifyResult} from '../../src/claims/schema.js'
 import type {Claim, ClaimsFile} from '../../src/claims/types.js'
-import type {LoopWindowAverage, ProgramResults} from '../../src/program/results.js'
+import {loopWindowAverages, type LoopRound, type LoopWindowAverage, type ProgramResults, type StepResult} from '../../src/program/results.js'
 import {claimsDocumentHtml} from '../../src/report/claims-doc.js'
 import {loadTemplates} from '../../src/report/templates.js'
-import type {RunManifest, RunResults, WindowAverage} from '../../src/store/types.js'
+import type {RunManifest} from '../../src/store/types.js'
 
 type V = 'steady' | 'not-achieved' | 'pending'
 
@@ -43,16 +43,25 @@ function program(test: string, runId: string, loops: Array<{id: string; verdict:
   } as unknown as ProgramResults
 }
 
-function wa(readPct: number, blockSizeBytes: number, iops: number, latUs = 1e6 / iops): WindowAverage {
-  return {readPct, blockSizeBytes, iops, readIops: 0, writeIops: 0, bwBytesPerSec: iops * blockSizeBytes, latMeanNs: latUs * 1e3, latMaxNs: 5e6, latMaxAvgNs: 4e6}
+/** One IOPS point as every round measures it (mean latency given; IOPS and MB/s from it). */
+function wa(readPct: number, blockSizeBytes: number, iops: number, latUs = 1e6 / iops): LoopWindowAverage {
+  return {...lw(readPct, blockSizeBytes, {mbps: iops * blockSizeBytes / 1e6, latUs, tc: 1, qd: 4}), iops, readIops: 0, writeIops: 0, latMaxNs: 5e6, latMaxAvgNs: 4e6}
 }
 
-/** An IOPS results.json: TC 1 / QD 4, window rounds 2-6, per-round 99.999th percentiles 3.0 .. 3.4 ms. */
-function iops(averages: WindowAverage[], verdict: V = 'steady'): RunResults {
-  const rounds = [1, 2, 3, 4, 5, 6].map(round => ({round, points: averages.map(w => ({readPct: w.readPct, blockSizeBytes: w.blockSizeBytes, latP99999Ns: round >= 2 ? (2.8 + round * 0.1) * 1e6 : 9e9}))}))
-  return {runId: 'run-iops', test: 'iops', revision: '2.0.2', profile: 'enterprise', status: 'complete',
-    parameters: {threadCount: 1, queueDepth: 4, access: 'random'},
-    steadyState: {verdict, fromRound: 2, toRound: 6, variables: []}, windowAverages: averages, rounds} as unknown as RunResults
+/**
+ * An IOPS results.json (one loop phase, as every IOPS run is now): TC 1 / QD 4, window rounds 2-6,
+ * per-round 99.999th percentiles 3.0 .. 3.4 ms; the window averages are the loop's own (loopWindowAverages).
+ */
+function iops(points: LoopWindowAverage[], verdict: V = 'steady'): ProgramResults {
+  const rounds: LoopRound[] = [1, 2, 3, 4, 5, 6].map(round => ({round, startedAt: '', finishedAt: '', preRound: null,
+    points: points.map((w, index) => ({...w, index, latP99999Ns: round >= 2 ? (2.8 + round * 0.1) * 1e6 : 9e9}) as unknown as StepResult)}))
+  return {schemaVersion: 1, kind: 'program', runId: 'run-iops', test: 'iops', revision: '2.0.2', profile: 'enterprise', status: 'complete',
+    parameters: {threadCount: 1, queueDepth: 4},
+    phases: [
+      {kind: 'purge', id: 'purge', title: 'Purge', status: 'done'},
+      {kind: 'loop', id: 'loop', title: 'IOPS loop', status: 'done', rounds, tracking: [], evaluations: [],
+        steadyState: {verdict, fromRound: 2, toRound: 6, variables: []}, windowAverages: loopWindowAverages(rounds, 2, 6)},
+    ]} as unknown as ProgramResults
 }
 
 const IOPS = iops([wa(100, 4096, 40_000, 90), wa(0, 4096, 4_200, 950), wa(100, 65536, 3_000, 1_300)])
@@ -65,7 +74,7 @@ const LAT = program('lat', 'run-lat', [{id: 'loop', verdict: 'steady', from: 4, 
   lw(0, 4096, {latUs: 30, p5Ms: null, qd: 1}),
 ]}])
 
-const SUITE: MeasurementSource[] = [iopsSource(IOPS, '01-iops'), ...programSources(TP, '02-tp'), ...programSources(LAT, '03-lat')]
+const SUITE: MeasurementSource[] = [...programSources(IOPS, '01-iops'), ...programSources(TP, '02-tp'), ...programSources(LAT, '03-lat')]
 const claim = (o: Partial<Claim>): Claim => ({metric: 'mbps', access: 'sequential', blockSize: '128KiB', readPct: 100, value: 550, unit: 'MB/s', condition: 'steady-state', ...o})
 const match = (c: Claim, sources: MeasurementSource[] = SUITE, tol = 10) => matchClaim(c, 0, {sources, tolerancePct: tol})
 
@@ -83,11 +92,11 @@ describe('claims matching across tests (pts verify <suite> / <tp-run> / <lat-run
       {name: 'SEQ 128 KiB read MB/s -> TP loop-128k R/W 100/0', c: {}, value: 550, from: {test: 'tp', dir: '02-tp', phase: 'loop-128k'}, verdict: 'meets', tcqd: [1, 4], window: [3, 7], condition: 'steady-state'},
       {name: 'SEQ 128 KiB write MB/s -> TP loop-128k R/W 0/100 (below: 300 < 315)', c: {readPct: 0, value: 350}, value: 300, from: {test: 'tp', dir: '02-tp', phase: 'loop-128k'}, verdict: 'below', tcqd: [1, 4], window: [3, 7], condition: 'steady-state'},
       {name: 'SEQ 1 MiB write IOPS -> TP loop-1024k iops, its own window and verdict', c: {metric: 'iops', unit: 'IOPS', blockSize: '1MiB', readPct: 0, value: 550}, value: 500e6 / 1048576, from: {test: 'tp', dir: '02-tp', phase: 'loop-1024k'}, verdict: 'below', tcqd: [1, 4], window: [21, 25], condition: 'after-preconditioning'},
-      {name: 'RND 4 KiB read IOPS -> the IOPS run (not the LAT run\'s QD 1 point)', c: {metric: 'iops', unit: 'IOPS', access: 'random', blockSize: '4KiB', value: 40_000}, value: 40_000, from: {test: 'iops', dir: '01-iops', phase: null}, verdict: 'meets', tcqd: [1, 4], window: [2, 6], condition: 'steady-state'},
+      {name: 'RND 4 KiB read IOPS -> the IOPS run (not the LAT run\'s QD 1 point)', c: {metric: 'iops', unit: 'IOPS', access: 'random', blockSize: '4KiB', value: 40_000}, value: 40_000, from: {test: 'iops', dir: '01-iops', phase: 'loop'}, verdict: 'meets', tcqd: [1, 4], window: [2, 6], condition: 'steady-state'},
       {name: 'RND 4 KiB read mean latency -> the LAT run (TC 1/QD 1), not the IOPS run', c: {metric: 'latency', unit: 'us', access: 'random', blockSize: '4KiB', value: 100}, value: 80, from: {test: 'lat', dir: '03-lat', phase: 'loop'}, verdict: 'meets', tcqd: [1, 1], window: [4, 8], condition: 'steady-state'},
       {name: 'RND 4 KiB read p99.999 -> the LAT loop\'s latP99999Ns', c: {metric: 'latency', unit: 'ms', statistic: 'p99.999', access: 'random', blockSize: '4KiB', value: 1.5}, value: 2, from: {test: 'lat', dir: '03-lat', phase: 'loop'}, verdict: 'below', tcqd: [1, 1], window: [4, 8], condition: 'steady-state'},
-      {name: 'p99.999 the LAT run lacks (too few IOs) -> the IOPS run\'s per-round values', c: {metric: 'latency', unit: 'ms', statistic: 'p99.999', access: 'random', blockSize: '4KiB', readPct: 0, value: 5}, value: 3.2, from: {test: 'iops', dir: '01-iops', phase: null}, verdict: 'meets', tcqd: [1, 4], window: [2, 6], condition: 'steady-state'},
-      {name: 'RND 64 KiB latency (not a LAT point) -> the IOPS run\'s point', c: {metric: 'latency', unit: 'ms', access: 'random', blockSize: '64KiB', value: 1}, value: 1.3, from: {test: 'iops', dir: '01-iops', phase: null}, verdict: 'below', tcqd: [1, 4], window: [2, 6], condition: 'steady-state'},
+      {name: 'p99.999 the LAT run lacks (too few IOs) -> the IOPS run\'s per-round values', c: {metric: 'latency', unit: 'ms', statistic: 'p99.999', access: 'random', blockSize: '4KiB', readPct: 0, value: 5}, value: 3.2, from: {test: 'iops', dir: '01-iops', phase: 'loop'}, verdict: 'meets', tcqd: [1, 4], window: [2, 6], condition: 'steady-state'},
+      {name: 'RND 64 KiB latency (not a LAT point) -> the IOPS run\'s point', c: {metric: 'latency', unit: 'ms', access: 'random', blockSize: '64KiB', value: 1}, value: 1.3, from: {test: 'iops', dir: '01-iops', phase: 'loop'}, verdict: 'below', tcqd: [1, 4], window: [2, 6], condition: 'steady-state'},
       {name: 'SEQ 128 KiB mean latency -> the TP loop\'s point', c: {metric: 'latency', unit: 'us', value: 600}, value: 500, from: {test: 'tp', dir: '02-tp', phase: 'loop-128k'}, verdict: 'meets', tcqd: [1, 4], window: [3, 7], condition: 'steady-state'},
     ]
     for (const t of cases) {
@@ -136,7 +145,7 @@ describe('claims matching across tests (pts verify <suite> / <tp-run> / <lat-run
       {name: 'random IOPS claim, a LAT run alone: LAT is not used for IOPS claims', c: {metric: 'iops', unit: 'IOPS', access: 'random', blockSize: '4KiB', value: 85_000}, sources: only('lat'), reason: 'the LAT test is not used for random IOPS claims', by: 'IOPS (iops) test, RND 4 KiB R/W 100/0'},
       {name: 'latency claim, a TP run alone', c: {metric: 'latency', unit: 'ms', access: 'random', blockSize: '4KiB', value: 1}, sources: only('tp'), reason: 'the TP test is sequential access only', by: LAT_TEST},
       {name: 'RND 64 KiB latency, a LAT run alone: the IOPS test has that point', c: {metric: 'latency', unit: 'ms', access: 'random', blockSize: '64KiB', value: 1}, sources: only('lat'), reason: /^this LAT run has no RND 64 KiB R\/W 100\/0 point \(it measures RND 8 KiB, 4 KiB and 0\.5 KiB, R\/W 100\/0 and 0\/100\)$/, by: 'IOPS (iops) test, RND 64 KiB R/W 100/0'},
-      {name: 'RND 2 KiB latency, neither LAT nor IOPS has it', c: {metric: 'latency', unit: 'ms', access: 'random', blockSize: '2KiB', value: 1}, sources: SUITE, reason: /this LAT run has no RND 2 KiB .*; this IOPS run has no RND 2 KiB R\/W 100\/0 point$/, by: null},
+      {name: 'RND 2 KiB latency, neither LAT nor IOPS has it', c: {metric: 'latency', unit: 'ms', access: 'random', blockSize: '2KiB', value: 1}, sources: SUITE, reason: /this LAT run has no RND 2 KiB .*; this IOPS run has no RND 2 KiB R\/W 100\/0 point \(it measures RND 4 KiB and 64 KiB, R\/W 100\/0 and 0\/100\)$/, by: null},
       {name: 'p99.99: not stored by any test', c: {metric: 'latency', unit: 'ms', statistic: 'p99.99', access: 'random', blockSize: '4KiB', value: 1}, sources: SUITE, reason: 'pts stores the 99.999th percentile of each point, not the 99.99th', by: LAT_TEST},
       {name: 'a TP loop without a window yet (pending)', c: {}, sources: programSources(program('tp', 'run-p', [{id: 'loop-128k', verdict: 'pending', averages: []}])), reason: 'this TP run has no measurement window (no window averages)', by: TP_TEST},
     ]
@@ -182,7 +191,7 @@ describe('claims matching across tests (pts verify <suite> / <tp-run> / <lat-run
       {id: 'lat-r', metric: 'latency', access: 'random', blockSize: '4KiB', readPct: 100, value: 0.1, unit: 'ms', condition: 'unspecified'},
     ]}
     const manifest = {target: {kind: 'file', path: '/tmp/x.img', sizeBytes: 1, identity: {vendor: null, model: null, capacityBytes: 1}}} as unknown as RunManifest
-    const run = (dir: string, results: RunResults | ProgramResults, sha: string): VerifyRunInput => ({dir, results, manifest, resultsSha256: sha.repeat(64)})
+    const run = (dir: string, results: ProgramResults, sha: string): VerifyRunInput => ({dir, results, manifest, resultsSha256: sha.repeat(64)})
     const common = {claims: file, tolerancePct: 10, generatedAt: '2026-12-01T12:00:00Z', generatedBy: 'pts 0.1.0', claimsFile: {name: 'x.json', sha256: 'c'.repeat(64)}}
     const runs = [run('01-iops', IOPS, 'a'), run('02-tp', TP, 'b'), run('03-lat', LAT, 'd')]
 
@@ -210,12 +219,13 @@ describe('claims matching across tests (pts verify <suite> / <tp-run> / <lat-run
       expect(runSummary(run('03-lat', LAT, 'd'), false)).to.deep.include({test: 'lat', threadCount: 1, queueDepth: 1, fromRound: 4, toRound: 8, runId: 'run-lat', dir: '03-lat'})
     })
 
-    it('one IOPS run (verifyClaims): the result as before, plus each outcome\'s source', () => {
+    it('one IOPS run (verifyClaims): the result as before, plus each outcome\'s source; the run names its one loop like every test program', () => {
       const v = verifyClaims({...common, results: IOPS, manifest, resultsSha256: 'a'.repeat(64)})
       expect(checkVerifyResult(v)).to.deep.equal([])
       expect(Object.keys(v)).to.not.include.members(['runs', 'suite'])
-      expect(Object.keys(v.run)).to.not.include.members(['runId', 'dir', 'phases'])
-      expect(v.claims[0].source).to.deep.equal({test: 'iops', runId: 'run-iops', dir: null, phase: null})
+      expect(v.run).to.deep.include({test: 'iops', access: 'random', threadCount: 1, queueDepth: 4, steadyState: 'steady', fromRound: 2, toRound: 6, runId: 'run-iops', dir: null})
+      expect(v.run.phases).to.deep.equal([{id: 'loop', steadyState: 'steady', fromRound: 2, toRound: 6}])
+      expect(v.claims[0].source).to.deep.equal({test: 'iops', runId: 'run-iops', dir: null, phase: 'loop'})
       expect(v.claims[0].notes.join(' ')).to.not.include('from the')
       expect(v.claims.map(c => c.verdict)).to.deep.equal(['below', 'not-measured', 'not-measured', 'meets'])
     })

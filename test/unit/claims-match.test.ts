@@ -11,32 +11,48 @@ import {
 import {jsonErrorWhere} from '../../src/claims/load.js'
 import {checkClaims, checkVerifyResult} from '../../src/claims/schema.js'
 import type {Claim, ClaimsFile} from '../../src/claims/types.js'
-import type {RunManifest, RunResults, WindowAverage} from '../../src/store/types.js'
+import {loopWindowAverages, type LoopRound, type LoopWindowAverage, type ProgramResults, type StepResult} from '../../src/program/results.js'
+import type {RunManifest} from '../../src/store/types.js'
 import {ROOT} from '../helpers/cli.js'
 
-type Verdict = RunResults['steadyState']['verdict']
+type Verdict = 'steady' | 'not-achieved' | 'pending'
 
-function avg(readPct: number, blockSizeBytes: number, iops: number, over: Partial<WindowAverage> = {}): WindowAverage {
+/** What one point measures in every round (the window average of identical rounds is the point itself). */
+type PointValues = Pick<LoopWindowAverage, 'readPct' | 'blockSizeBytes' | 'iops' | 'readIops' | 'writeIops' | 'bwBytesPerSec' | 'latMeanNs' | 'latMaxNs' | 'latMaxAvgNs'> & {blockSizeBytes: number}
+
+function avg(readPct: number, blockSizeBytes: number, iops: number, over: Partial<PointValues> = {}): PointValues {
   return {readPct, blockSizeBytes, iops, readIops: iops * readPct / 100, writeIops: iops * (100 - readPct) / 100,
     bwBytesPerSec: iops * blockSizeBytes, latMeanNs: 1e9 / iops, latMaxNs: 5e6, latMaxAvgNs: 4e6, ...over}
 }
 
-/** A results.json with only what matching reads: parameters, steady state, window averages and rounds. */
-function results(o: {verdict?: Verdict; tc?: number; qd?: number; averages?: WindowAverage[]; p99999?: Array<number | null>} = {}): RunResults {
+/**
+ * An IOPS results.json (one loop phase, as every IOPS run is now) with only what matching reads:
+ * parameters, the loop's steady state, its rounds and the window averages the loop derives from
+ * them (loopWindowAverages over the window rounds 2-6, so the 99.999th percentile is the average of the per-round ones).
+ */
+function results(o: {verdict?: Verdict; tc?: number; qd?: number; averages?: PointValues[]; p99999?: Array<number | null>} = {}): ProgramResults {
   const averages = o.averages ?? [avg(100, 4096, 40_000), avg(0, 4096, 4_200), avg(65, 65536, 3_000), avg(100, 1048576, 500, {bwBytesPerSec: 524_288_000})]
   const p = o.p99999 ?? [2_000_000, 2_100_000, 2_200_000, 2_300_000, 2_400_000]
-  const rounds = [1, 2, 3, 4, 5, 6].map(round => ({
-    round, startedAt: '2026-12-01T00:00:00Z', finishedAt: '2026-12-01T00:01:00Z',
-    points: averages.map(w => ({readPct: w.readPct, blockSizeBytes: w.blockSizeBytes, latP99999Ns: round >= 2 ? p[round - 2] : 9e9})),
+  const tc = o.tc ?? 1
+  const qd = o.qd ?? 4
+  const rounds: LoopRound[] = [1, 2, 3, 4, 5, 6].map(round => ({
+    round, startedAt: '2026-12-01T00:00:00Z', finishedAt: '2026-12-01T00:01:00Z', preRound: null,
+    points: averages.map((w, index) => ({...w, index, id: `rw${w.readPct}-bs${w.blockSizeBytes}`, label: '', threadCount: tc, queueDepth: qd,
+      readBwBytesPerSec: w.bwBytesPerSec * w.readPct / 100, writeBwBytesPerSec: w.bwBytesPerSec * (100 - w.readPct) / 100,
+      latP99999Ns: round >= 2 ? p[round - 2] : 9e9, latPercentileSamples: 100_000}) as unknown as StepResult),
   }))
   const verdict = o.verdict ?? 'steady'
+  const [fromRound, toRound] = verdict === 'pending' ? [null, null] : [2, 6]
   return {
-    runId: 'run-x', test: 'iops', revision: '2.0.2', profile: 'enterprise', status: 'complete',
-    parameters: {threadCount: o.tc ?? 1, queueDepth: o.qd ?? 4, access: 'random', rwMixReadPct: [100, 95, 65, 50, 35, 5, 0], blockSizesBytes: [1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512]},
-    steadyState: {verdict, fromRound: verdict === 'pending' ? null : 2, toRound: verdict === 'pending' ? null : 6, variables: []},
-    windowAverages: averages,
-    rounds,
-  } as unknown as RunResults
+    schemaVersion: 1, kind: 'program', runId: 'run-x', test: 'iops', revision: '2.0.2', profile: 'enterprise', status: 'complete',
+    parameters: {threadCount: tc, queueDepth: qd},
+    phases: [
+      {kind: 'purge', id: 'purge', title: 'Purge', status: 'done'},
+      {kind: 'loop', id: 'loop', title: 'IOPS loop', status: 'done', rounds, tracking: [], evaluations: [],
+        steadyState: {verdict, fromRound, toRound, variables: []},
+        windowAverages: fromRound === null ? loopWindowAverages(rounds, 2, 6) : loopWindowAverages(rounds, fromRound, toRound!)},
+    ],
+  } as unknown as ProgramResults
 }
 
 const claim = (o: Partial<Claim> = {}): Claim => ({metric: 'iops', access: 'random', blockSize: '4KiB', readPct: 100, queueDepth: 4, threadCount: 1, value: 40_000, unit: 'IOPS', condition: 'steady-state', ...o})

@@ -9,12 +9,12 @@ import {dirname, join} from 'node:path'
 import {readClaimsResult, resultsSha256} from '../../src/claims/load.js'
 import {verifyClaims} from '../../src/claims/match.js'
 import type {ClaimsFile, VerifyResult} from '../../src/claims/types.js'
-import {buildChartSpecs} from '../../src/report/charts/index.js'
 import {claimsDomain, claimsSpec, needsLogScale} from '../../src/report/charts/claims.js'
 import {CLAIMS_PER_PAGE} from '../../src/report/claims-page.js'
 import {renderHtml} from '../../src/report/html.js'
 import {loadRun} from '../../src/report/load.js'
-import {buildReportModel} from '../../src/report/model.js'
+import {buildProgramReportModel, type ProgramReportInput} from '../../src/report/program/model.js'
+import {PROGRAM_PAGE_BUILDERS} from '../../src/report/program/tests/index.js'
 import {renderSvg} from '../../src/report/svg.js'
 import {loadTemplates} from '../../src/report/templates.js'
 import {copyFixture, FIXTURE, GENERATED_AT, ROOT} from '../report/helpers.js'
@@ -25,6 +25,7 @@ describe('report: Claims vs measured page', function () {
   const file = JSON.parse(readFileSync(join(ROOT, 'specs/claims/crucial-mx100-256gb.json'), 'utf8')) as ClaimsFile
   const verify = (claims: ClaimsFile = file): VerifyResult => verifyClaims({claims, results: run.results, manifest: run.manifest, tolerancePct: 10,
     generatedAt: GENERATED_AT, generatedBy: 'pts test', claimsFile: {name: 'crucial-mx100-256gb.json', sha256: '0'.repeat(64)}, resultsSha256: resultsSha256(FIXTURE)})
+  const buildReportModel = (input: ProgramReportInput) => buildProgramReportModel(input, PROGRAM_PAGE_BUILDERS.iops!)
   const base = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT})
   const withClaims = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT, claims: verify()})
 
@@ -46,7 +47,9 @@ describe('report: Claims vs measured page', function () {
     expect(page.chart).to.equal('claims-1')
     expect(withClaims.pages.filter(p => /^Plot A\./.test(p.caption)).map(p => p.caption)).to.deep.equal(base.pages.filter(p => /^Plot A\./.test(p.caption)).map(p => p.caption))
     withClaims.pages.forEach((p, n) => expect(p.pageLabel).to.equal(`Page ${n + 1} of ${withClaims.pages.length}`))
-    const w = (rp: number) => run.results.windowAverages.find(x => x.readPct === rp && x.blockSizeBytes === 4096)!
+    const loop = run.results.phases.find(p => p.kind === 'loop')!
+    if (loop.kind !== 'loop') throw new Error('the IOPS run has a loop phase')
+    const w = (rp: number) => loop.windowAverages.find(x => x.readPct === rp && x.blockSizeBytes === 4096)!
     expect(page.claims!.rows.map(r => r.verdict)).to.deep.equal(['BELOW', 'BELOW', 'NOT MEASURED', 'NOT MEASURED'])
     expect(page.claims!.bars[0].measured).to.equal(w(100).iops)
     expect(page.claims!.bars[1].measured).to.equal(w(0).iops)
@@ -58,8 +61,8 @@ describe('report: Claims vs measured page', function () {
     const pages = m.pages.filter(p => p.kind === 'claims')
     expect(pages.map(p => p.title)).to.deep.equal(['Claims vs measured - Crucial MX100 256GB (1 of 2)', 'Claims vs measured - Crucial MX100 256GB (2 of 2)'])
     expect(pages.map(p => p.claims!.rows.length)).to.deep.equal([CLAIMS_PER_PAGE, 2])
-    const specs = buildChartSpecs(m)
-    expect(Object.keys(specs)).to.include.members(['claims-1', 'claims-2'])
+    expect(Object.keys(m.charts)).to.include.members(['claims-1', 'claims-2'])
+    expect(pages.map(p => p.chart)).to.deep.equal(['claims-1', 'claims-2'])
   })
 
   it('chart: one panel per unit, log scale only beyond 2 decades, renders to SVG', async () => {
@@ -77,7 +80,7 @@ describe('report: Claims vs measured page', function () {
   })
 
   it('HTML: the claims page carries the SNIA header and the table', async () => {
-    const specs = buildChartSpecs(withClaims)
+    const specs = withClaims.charts
     const svgs: Record<string, string> = {}
     for (const [id, s] of Object.entries(specs)) svgs[id] = id.startsWith('claims') ? await renderSvg(s) : '<svg></svg>'
     const html = renderHtml(loadTemplates(), withClaims, svgs)

@@ -1,21 +1,30 @@
 import {expect} from 'chai'
-import {defaultRunDir, parseSizeFlag, resolveOptions, type FlagValues} from '../../src/cli/options.js'
-import {loadSpec} from '../../src/spec/load.js'
+import {defaultRunDir, parseSizeFlag, type RunFlagValues} from '../../src/cli/options.js'
+import {DEFAULT_ROUND_CAP, runOptions} from '../../src/cli/prepare.js'
+import {loadProgramSpec} from '../../src/spec/load.js'
 import {parseSizeBytes} from '../../src/units.js'
 
-const base: FlagValues = {device: 'file:/tmp/x', revision: '2.0.2', 'point-seconds': '60', 'max-rounds': '25', 'on-no-steady-state': 'stop', 'wipc-multiple': '2', ioengine: 'libaio'}
+const base: RunFlagValues = {device: 'file:/tmp/x', revision: '2.0.2', 'point-seconds': '60', 'max-rounds': '25', 'on-no-steady-state': 'stop', 'wipc-multiple': '2', ioengine: 'libaio'}
 
 describe('flags -> run options', () => {
-  const spec = loadSpec('iops', '2.0.2')
+  const spec = loadProgramSpec('iops', '2.0.2')
   it('defaults come from the profile in the spec data', () => {
-    expect(resolveOptions(base, spec, 9)).to.include({profile: 'enterprise', threadCount: 4, queueDepth: 32, seed: 9, pointSeconds: 60})
-    expect(resolveOptions({...base, profile: 'client'}, spec, 9)).to.include({threadCount: 2, queueDepth: 16})
-    expect(resolveOptions(base, loadSpec('iops', 'pts-c-1.2'), 9)).to.include({profile: 'client'})
+    expect(runOptions(base, spec, 9)).to.include({profile: 'enterprise', threadCount: 4, queueDepth: 32, seed: 9, pointSeconds: 60})
+    expect(runOptions({...base, profile: 'client'}, spec, 9)).to.include({threadCount: 2, queueDepth: 16})
+    expect(runOptions(base, loadProgramSpec('iops', 'pts-c-1.2'), 9)).to.include({profile: 'client'})
+  })
+  it('WIPC multiple and the round limit behaviour: the flag when given, else the test definition\'s (null)', () => {
+    expect(runOptions(base, spec, 9)).to.include({wipcMultiple: 2, onNoSteadyState: 'stop', maxRounds: 25, roundCap: 25, timeScale: 1})
+    const {'wipc-multiple': _, ...noWipc} = base
+    expect(runOptions(noWipc, spec, 9).wipcMultiple).to.equal(null)
+    expect(runOptions({...base, 'wipc-multiple': '0.5'}, spec, 9).wipcMultiple).to.equal(0.5)
+    expect(runOptions({...base, 'on-no-steady-state': 'continue'}, spec, 9)).to.include({onNoSteadyState: 'continue', roundCap: DEFAULT_ROUND_CAP})
+    expect(runOptions({...base, 'on-no-steady-state': 'continue', 'round-cap': '40'}, spec, 9).roundCap).to.equal(40)
   })
   it('sub-second points are allowed', () => {
-    expect(resolveOptions({...base, 'point-seconds': '0.5'}, spec, 1).pointSeconds).to.equal(0.5)
+    expect(runOptions({...base, 'point-seconds': '0.5'}, spec, 1).pointSeconds).to.equal(0.5)
   })
-  const bad: Array<[Partial<FlagValues>, RegExp]> = [
+  const bad: Array<[Partial<RunFlagValues>, RegExp]> = [
     [{'point-seconds': '0'}, /--point-seconds 0: must be greater than 0/],
     [{'point-seconds': '-5'}, /must be greater than 0/],
     [{'point-seconds': 'abc'}, /expected a number/],
@@ -25,11 +34,13 @@ describe('flags -> run options', () => {
     [{'wipc-multiple': '0'}, /--wipc-multiple 0/],
     [{profile: 'client', revision: 'pts-e-1.1'}, /defines only enterprise/],
     [{ioengine: 'libaio; rm -rf /'}, /not an fio ioengine/],
+    [{'round-cap': '40'}, /--round-cap applies with --on-no-steady-state continue/],
+    [{'on-no-steady-state': 'continue', 'round-cap': '10'}, /--round-cap 10: must be at least the round limit/],
   ]
   for (const [flags, msg] of bad) {
     it(`rejects ${JSON.stringify(flags)}`, () => {
-      const s = flags.revision ? loadSpec('iops', flags.revision) : spec
-      expect(() => resolveOptions({...base, ...flags}, s, 1)).to.throw(msg)
+      const s = flags.revision ? loadProgramSpec('iops', flags.revision) : spec
+      expect(() => runOptions({...base, ...flags}, s, 1)).to.throw(msg)
     })
   }
   it('sizes: binary units, multiples of 512 B only', () => {

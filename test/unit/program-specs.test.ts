@@ -1,15 +1,16 @@
 /**
- * The test-program definitions (specs/<revision>/<test>.json other than iops.json): schema, expansion
+ * The test-program definitions (specs/<revision>/<test>.json other than iops.json, which
+ * spec-files.test.ts and expand.test.ts cover; the profiles from revision.json): schema, expansion
  * on every profile, and table-driven checks against the digest (B §5.2-5.8, §5.10, §3, Part A 6, 7, 10).
  */
 import {expect} from 'chai'
 import {readdirSync, readFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {check} from '../../src/validate.js'
-import {revisionDir, SPECS_DIR} from '../../src/spec/load.js'
+import {loadProgramSpec, loadRevision, revisionDir, SPECS_DIR} from '../../src/spec/load.js'
 import {expandProgram, MIN_SCALED_SECONDS, selects, type PlannedPhase, type ProgramOptions, type ProgramPlan, type ProgramPoint} from '../../src/program/expand.js'
 import type {PhaseSpec, ProgramSpec, Workload} from '../../src/program/types.js'
-import {REVISIONS, type ProfileId, type Revision} from '../../src/spec/types.js'
+import {REVISIONS, type ProfileId, type Revision} from '../../src/model/tests.js'
 import type {TargetInfo} from '../../src/spec/expand.js'
 import {formatDuration} from '../../src/units.js'
 
@@ -20,16 +21,17 @@ const target: TargetInfo = {kind: 'file', path: '/tmp/x', sizeBytes: GiB, logica
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'))
 const programFiles = readdirSync(specsDir).filter(d => d.startsWith('pts-')).flatMap(dir =>
-  readdirSync(`${specsDir}/${dir}`).filter(f => f.endsWith('.json') && f !== 'iops.json').map(f => ({dir, file: f})))
+  readdirSync(`${specsDir}/${dir}`).filter(f => f.endsWith('.json') && f !== 'iops.json' && f !== 'revision.json').map(f => ({dir, file: f})))
 
+/** The definition as pts loads it: the file plus its revision's profiles (revision.json). */
 function load(rev: Revision, test: string): ProgramSpec {
-  return readJson(`${specsDir}/${revisionDir(rev)}/${test}.json`) as ProgramSpec
+  return loadProgramSpec(test, rev)
 }
 
 function opts(spec: ProgramSpec, profile: ProfileId, o: Partial<ProgramOptions> = {}): ProgramOptions {
   const p = spec.profiles[profile]!
   return {
-    revision: spec.revision, profile, threadCount: p.threadCount, queueDepth: p.queueDepth, pointSeconds: 60, maxRounds: 25, timeScale: 1,
+    revision: spec.revision, profile, threadCount: p.threadCount, queueDepth: p.queueDepth, pointSeconds: 60, maxRounds: 25, onNoSteadyState: 'stop', roundCap: 25, wipcMultiple: null, timeScale: 1,
     ioengine: 'libaio', seed: 1, workload: null, ceilingMs: null, maxSeconds: null, maxWrittenBytes: null, steadyStateExit: false, ...o,
   }
 }
@@ -72,7 +74,8 @@ describe('test-program spec files (specs/*/<test>.json against schemas/test-prog
     it(`${dir}/${file} validates and expands on every profile and workload`, () => {
       const data = readJson(`${specsDir}/${dir}/${file}`)
       expect(check('test-program.schema.json', data)).to.deep.equal([])
-      const spec = data as ProgramSpec
+      expect(data, 'profiles are the revision\'s (revision.json)').to.not.have.any.keys('profiles', 'defaultProfile')
+      const spec = loadProgramSpec((data as ProgramSpec).id, (data as ProgramSpec).revision)
       expect(`${spec.id}.json`).to.equal(file)
       expect(revisionDir(spec.revision)).to.equal(dir)
       expect(spec.$schema).to.equal('../../schemas/test-program.schema.json')
@@ -101,16 +104,18 @@ describe('test-program spec files (specs/*/<test>.json against schemas/test-prog
 
   it('each revision has exactly the digest B §1 test list (ECW in PTS-E 1.1, CBW in 2.0.2)', () => {
     for (const rev of REVISIONS) {
-      const files = readdirSync(`${specsDir}/${revisionDir(rev)}`).filter(f => f.endsWith('.json') && f !== 'iops.json').map(f => f.replace(/\.json$/, '')).sort()
+      const files = readdirSync(`${specsDir}/${revisionDir(rev)}`).filter(f => f.endsWith('.json') && f !== 'iops.json' && f !== 'revision.json').map(f => f.replace(/\.json$/, '')).sort()
       expect(files, rev).to.deep.equal(EXPECTED[rev])
     }
     expect(load('pts-e-1.1', 'ecw').subtitle).to.equal('ECW - Enterprise Composite Workload')
     expect(load('2.0.2', 'cbw').subtitle).to.equal('CBW - Composite Block Size Workload')
   })
 
-  it('profiles are the IOPS definition\'s of the same revision (digest B 2.6, Part A 1)', () => {
+  it('profiles are the IOPS definition\'s of the same revision: the revision\'s, written once (digest B 2.6, Part A 1)', () => {
     for (const rev of REVISIONS) {
-      const iops = readJson(`${specsDir}/${revisionDir(rev)}/iops.json`) as {profiles: unknown; defaultProfile: string}
+      const iops = load(rev, 'iops')
+      expect(iops.profiles, rev).to.deep.equal(loadRevision(rev).profiles)
+      expect(iops.defaultProfile, rev).to.equal(loadRevision(rev).defaultProfile)
       for (const test of EXPECTED[rev]) {
         const s = load(rev, test)
         expect(s.profiles, `${rev} ${test}`).to.deep.equal(iops.profiles)
@@ -381,7 +386,7 @@ describe('test programs against the digest tables', () => {
   describe('time scale (digest Part A 10)', () => {
     const f = 0.01
     for (const rev of REVISIONS) {
-      for (const test of EXPECTED[rev]) {
+      for (const test of ['iops', ...EXPECTED[rev]]) {
         it(`${rev} ${test}: time scale ${f} scales fixed durations and WIPC and marks the run non-compliant naming the scale`, () => {
           const full = plan(rev, test)
           const p = plan(rev, test, {timeScale: f})
@@ -423,6 +428,7 @@ describe('test programs against the digest tables', () => {
   describe('test-time budget, 2.0.2 enterprise at time scale 1 (digest B 5.10)', () => {
     const h = 3600
     const budget: Array<[string, number, number]> = [
+      ['iops', 5 * 56 * 60, 25 * 56 * 60], // 5 to 25 rounds of 56 one-minute points
       ['tp', 2 * 5 * 2 * 60, 2 * 25 * 2 * 60], // 5 x 2 min to 25 x 2 min per block size, two block sizes
       ['lat', 45 * 60 + 20 * 60, 3.75 * h + 20 * 60], // + the optional 20-min histogram run
       ['wsat', 0, 24 * h], // 4x capacity may end it at any time
