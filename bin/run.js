@@ -1,4 +1,5 @@
 #!/usr/bin/env node
 import {execute} from '@oclif/core'
 
-await execute({dir: import.meta.url})
+// dist/ holds package.json and oclif.manifest.json written by `npm run build` (scripts/manifest.mjs).
+await execute({dir: new URL('../dist/', import.meta.url).href})

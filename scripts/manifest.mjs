@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 /**
- * Writes oclif.manifest.json (the commands' ids, summaries, flags and args) from the built
- * dist/commands, so that `pts --help` and every command start without importing every command
- * module (oclif reads the manifest instead). Run by `npm run build`; the file is git-ignored.
+ * Makes dist/ the root oclif starts bin/run.js from: dist/package.json (the project's oclif
+ * settings, commands in ./commands) and dist/oclif.manifest.json (every command's id, summary,
+ * flags and args, from oclif itself). With the manifest, `pts --help` imports no command module
+ * and each command only its own. bin/dev.js keeps the project root, which has no manifest, so
+ * it always runs the TypeScript sources. Run by `npm run build`.
  */
-import {writeFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {Config} from '@oclif/core'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
-const config = await Config.load({root, ignoreManifest: true})
-const plugin = config.plugins.get(config.pjson.name)
-if (!plugin) throw new Error(`plugin ${config.pjson.name} not found`)
-writeFileSync(new URL('../oclif.manifest.json', import.meta.url), JSON.stringify(plugin.manifest, null, 2) + '\n')
-console.log(`oclif.manifest.json: ${Object.keys(plugin.manifest.commands).length} commands (pts ${plugin.manifest.version})`)
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+const dist = fileURLToPath(new URL('../dist/', import.meta.url))
+const distPkg = {name: pkg.name, version: pkg.version, description: pkg.description, type: pkg.type, oclif: {...pkg.oclif, commands: './commands'}}
+writeFileSync(`${dist}package.json`, JSON.stringify(distPkg, null, 2) + '\n')
+const config = await Config.load({root: dist})
+const plugin = config.plugins.get(pkg.name)
+if (!plugin) throw new Error(`oclif found no plugin ${pkg.name} in ${dist}`)
+writeFileSync(`${dist}oclif.manifest.json`, JSON.stringify(plugin.manifest) + '\n')
+console.log(`dist/oclif.manifest.json: ${Object.keys(plugin.manifest.commands).length} commands (pts ${plugin.manifest.version})`)

@@ -12,9 +12,9 @@
 import {FioOutputError} from '../errors.js'
 import {jobValue, parseFioJson, parseJobFile, type Measurement, type ParsedFio} from '../engine/parse.js'
 import {fioEscapeFilename} from '../engine/jobfile.js'
-import {compareSeal, type FileHash} from '../store/integrity.js'
-import type {RunManifest} from '../store/types.js'
-import {identityText} from '../run/identity.js'
+import type {FileHash} from '../model/manifest.js'
+import type {RunManifest} from '../model/manifest.js'
+import {identityText} from '../runner/identity.js'
 
 export type CheckStatus = 'pass' | 'fail' | 'skip'
 
@@ -96,6 +96,21 @@ export function jsonDiff(a: unknown, b: unknown, pointer = '', limit = 10, out: 
   }
   out.push(`${pointer || '/'}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`)
   return out
+}
+
+/** Compare a seal with the files now on disk (pure): every changed, missing or added file, by path. */
+export function compareSeal(sealed: readonly FileHash[], now: readonly FileHash[]): {changed: string[]; missing: string[]; added: string[]} {
+  const cur = new Map(now.map(f => [f.path, f]))
+  const was = new Set(sealed.map(f => f.path))
+  const changed: string[] = []
+  const missing: string[] = []
+  for (const f of sealed) {
+    const c = cur.get(f.path)
+    if (!c) missing.push(f.path)
+    else if (c.sha256 !== f.sha256 || c.bytes !== f.bytes) changed.push(`${f.path} (sealed ${f.bytes} B sha256 ${f.sha256.slice(0, 12)}…, now ${c.bytes} B sha256 ${c.sha256.slice(0, 12)}…)`)
+  }
+  const added = now.filter(f => !was.has(f.path)).map(f => f.path)
+  return {changed, missing, added}
 }
 
 export const check = (id: string, title: string, problems: string[], passReason: string, failReason?: string): AuditCheck => ({

@@ -22,8 +22,8 @@
  *   a claim for a fresh-out-of-box (or unstated) drive state measured at or near steady state.
  */
 import {UsageError} from '../errors.js'
-import type {PhaseResult, ProgramResults} from '../program/results.js'
-import type {RunManifest} from '../store/types.js'
+import type {PhaseResult, ProgramResults} from '../model/results.js'
+import type {RunManifest} from '../model/manifest.js'
 import {CLAIM_TESTS, isTestId, testTitle, TESTS} from '../model/tests.js'
 import {parseSizeBytes} from '../units.js'
 import type {

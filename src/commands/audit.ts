@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand} from '../cli/base.js'
+import {BaseCommand} from '../app/base-command.js'
 import {EXIT, UsageError} from '../errors.js'
 import type {AuditResult} from '../audit/checks.js'
 

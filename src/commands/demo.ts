@@ -1,8 +1,6 @@
 import {Flags} from '@oclif/core'
-import {BaseCommand} from '../cli/base.js'
-import {defaultRunDir} from '../cli/options.js'
-import {prepare} from '../cli/prepare.js'
-import {execute, exitFor, summaryText} from '../cli/execute.js'
+import {BaseCommand} from '../app/base-command.js'
+import {defaultRunDir} from '../app/flags.js'
 
 export const DEMO_TARGET = 'reports/demo/demo.img'
 
@@ -17,6 +15,8 @@ export default class Demo extends BaseCommand {
   }
 
   async run(): Promise<unknown> {
+    const {prepare} = await import('../app/prepare.js')
+    const {execute, exitFor, summaryText} = await import('../app/execute.js')
     const {flags} = await this.parse(Demo)
     const device = `file:${DEMO_TARGET}`
     const prepared = prepare('iops', {

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {BaseCommand} from '../cli/base.js'
+import {BaseCommand} from '../app/base-command.js'
 import type {DeviceInfo} from '../device/discover.js'
 
 function yn(v: boolean | null): string { return v === null ? '?' : v ? 'yes' : 'no' }

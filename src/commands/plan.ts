@@ -1,8 +1,5 @@
-import {BaseCommand} from '../cli/base.js'
-import {runFlags, suiteFlags, testArg} from '../cli/options.js'
-import {prepare} from '../cli/prepare.js'
-import {planJobs, planText} from '../cli/plan-text.js'
-import {chooseTests, revisionTests, suiteDurationText} from '../cli/suite.js'
+import {BaseCommand} from '../app/base-command.js'
+import {runFlags, suiteFlags, testArg} from '../app/flags.js'
 
 export default class Plan extends BaseCommand {
   static summary = 'Print what a run would do and how long it takes; touches nothing.'
@@ -16,6 +13,9 @@ export default class Plan extends BaseCommand {
   static flags = {...runFlags, ...suiteFlags}
 
   async run(): Promise<unknown> {
+    const {prepare} = await import('../app/prepare.js')
+    const {planJobs, planText} = await import('../app/plan-text.js')
+    const {chooseTests, revisionTests, suiteDurationText} = await import('../app/suite.js')
     const {args, flags} = await this.parse(Plan)
     if (args.test === 'all') {
       const tests = chooseTests(revisionTests(flags.revision), flags.tests, flags.revision)

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand} from '../cli/base.js'
+import {BaseCommand} from '../app/base-command.js'
 import {UsageError} from '../errors.js'
 
 const FORMATS = ['pdf', 'html', 'csv', 'json'] as const

@@ -1,23 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {join} from 'node:path'
-import {BaseCommand} from '../cli/base.js'
-import {exitFor, reportAfterRun, summaryText} from '../cli/execute.js'
-import {RunDirError, UnsafeTargetError, UsageError} from '../errors.js'
-import {findFio} from '../engine/fio.js'
-import {parseTarget, resolveTarget} from '../device/target.js'
-import {hostFacts, toolVersion} from '../host.js'
-import {Progress} from '../progress.js'
-import {planFor, purgeFor} from '../cli/prepare.js'
-import type {ProfileId, Revision} from '../model/tests.js'
-import {endLeftovers, liveHolder} from '../store/lock.js'
-import {readStoredRun} from '../store/read.js'
-import type {RunManifest} from '../store/types.js'
-import type {ResolvedTarget} from '../device/target.js'
-import {loadProgramSpec} from '../spec/load.js'
-import {runProgram} from '../program/run.js'
-import {readSuite, runSuite} from '../cli/suite.js'
-import {loadSigningKey} from '../store/integrity.js'
-import {signKeyFlag} from '../cli/options.js'
+import {BaseCommand} from '../app/base-command.js'
+import {UsageError} from '../errors.js'
+import {signKeyFlag} from '../app/flags.js'
 
 export default class Resume extends BaseCommand {
   static summary = 'Continue an interrupted run or suite (after a crash, a reboot or Ctrl-C).'
@@ -39,6 +24,7 @@ Every test continues from its stored phases: completed phases are kept, a cut lo
 
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Resume)
+    const [{loadSigningKey}, {readSuite, runSuite}] = await Promise.all([import('../store/integrity.js'), import('../app/suite.js')])
     const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])
     const suite = readSuite(args.runDir)
     if (suite) {
@@ -49,58 +35,7 @@ Every test continues from its stored phases: completed phases are kept, a cut lo
       if (!this.jsonEnabled()) this.log([`Suite ${s.suiteId}: ${s.status}`, ...s.tests.map(t => `  ${t.dir}: ${t.status}`), ...s.files.map(f => `Report: ${f}`)].join('\n'))
       return s
     }
-    const {runDir: dir, manifest, results} = readStoredRun(args.runDir)
-    const restart = flags['restart-from'] === 'purge'
-    mayResume(dir, results.status, restart)
-    const fio = findFio()
-    const target = sameDevice(manifest)
-    const leftovers = await endLeftovers(dir)
-    const spec = loadProgramSpec(results.test, results.revision)
-    const p = results.parameters
-    const firstPurge = results.phases.find(x => x.kind === 'purge') as {method: string} | undefined
-    // the same purge method as the run chose
-    const purge = purgeFor(target, firstPurge?.method === 'none' ? undefined : firstPurge?.method)
-    if (purge?.refused && restart) throw new UnsafeTargetError(target.path, [`purge: ${purge.refused}`], 'nothing was written')
-    const plan = planFor(spec, {
-      revision: results.revision as Revision, profile: results.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
-      pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState ?? 'stop', roundCap: p.roundCap ?? p.maxRounds,
-      wipcMultiple: p.wipcMultiple ?? null, timeScale: p.timeScale, ioengine: p.ioengine, seed: p.seed, workload: p.workload,
-      ceilingMs: p.ceilingMs, maxSeconds: p.maxSeconds, maxWrittenBytes: p.maxWrittenBytes, steadyStateExit: p.steadyStateExit,
-    }, target, purge)
-    const lastActivityAt = [manifest.events.at(-1)?.at, manifest.finishedAt].filter((x): x is string => Boolean(x)).sort().at(-1) ?? manifest.createdAt
-    const summary = await runProgram({
-      plan, target, purge, fio, runId: manifest.runId, runDir: dir, argv: ['pts', 'resume', ...this.argv], toolVersion: toolVersion(), host: hostFacts(),
-      progress: new Progress(process.stderr, false, 10), signKey,
-      resume: {manifest, results, restartFromPurge: restart, interruption: {lastActivityAt, status: results.status, leftovers}},
-    })
-    const withReport = {...summary, report: await reportAfterRun(dir, false)}
-    if (!this.jsonEnabled()) this.log(summaryText(withReport))
-    process.exitCode = exitFor(withReport)
-    return withReport
+    const {resumeRun} = await import('../app/resume.js')
+    return resumeRun(args.runDir, {restart: flags['restart-from'] === 'purge', signKey, argv: ['pts', 'resume', ...this.argv], log: this.jsonEnabled() ? null : (t: string) => this.log(t)})
   }
-}
-
-/** Refuse a run that is still held by a live pts, or complete (nothing to resume). */
-function mayResume(dir: string, status: string, restart: boolean): void {
-  const holder = liveHolder(join(dir, 'lock.json'))
-  if (holder) throw new RunDirError(`the run in ${dir} is still in progress (pts pid ${holder.pid})`, 'wait for it, or stop it with Ctrl-C / kill, then resume')
-  if (status === 'complete' && !restart) {
-    throw new UsageError(`the run in ${dir} is already complete; there is nothing to resume`, `render its report with: pts report ${dir}`)
-  }
-}
-
-/** The device must be the same one (digest Part A 11: identity is part of the provenance); refuses before anything is written. */
-function sameDevice(manifest: RunManifest): ResolvedTarget {
-  const t = manifest.target
-  const allowPartition = manifest.compliance.reasons.some(r => r.includes('is a partition'))
-  const target = resolveTarget(parseTarget(t.kind === 'file' ? `file:${t.path}` : t.path), null, {allowPartition})
-  const id = target.identity
-  const was = t.identity
-  const diffs: string[] = []
-  if (target.sizeBytes !== t.sizeBytes) diffs.push(`capacity is ${target.sizeBytes} bytes, the run was on ${t.sizeBytes}`)
-  if ((id.serial ?? '') !== (was.serial ?? '')) diffs.push(`serial is ${id.serial ?? 'none'}, the run was on ${was.serial ?? 'none'}`)
-  if ((id.model ?? '') !== (was.model ?? '')) diffs.push(`model is ${id.model ?? 'none'}, the run was on ${was.model ?? 'none'}`)
-  if (diffs.length > 0) throw new UnsafeTargetError(t.path, [`this is not the device of the run: ${diffs.join('; ')}`], 'nothing was written')
-  if (target.device && target.device.safety.refusals.length > 0) throw new UnsafeTargetError(t.path, target.device.safety.refusals, 'nothing was written')
-  return target
 }

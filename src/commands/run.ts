@@ -1,10 +1,6 @@
-import {BaseCommand} from '../cli/base.js'
-import {defaultRunDir, runFlags, signKeyFlag, testArg} from '../cli/options.js'
-import {loadSigningKey} from '../store/integrity.js'
-import {prepare} from '../cli/prepare.js'
-import {execute, exitFor, summaryText} from '../cli/execute.js'
-import {chooseTests, revisionTests, runSuite} from '../cli/suite.js'
-import {suiteFlags} from '../cli/options.js'
+import {BaseCommand} from '../app/base-command.js'
+import {defaultRunDir, runFlags, signKeyFlag, testArg} from '../app/flags.js'
+import {suiteFlags} from '../app/flags.js'
 import {EXIT, UsageError} from '../errors.js'
 
 export default class Run extends BaseCommand {
@@ -26,6 +22,10 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
   static flags = {...runFlags, ...suiteFlags, ...signKeyFlag}
 
   async run(): Promise<unknown> {
+    const {loadSigningKey} = await import('../store/integrity.js')
+    const {prepare} = await import('../app/prepare.js')
+    const {execute, exitFor, summaryText} = await import('../app/execute.js')
+    const {chooseTests, revisionTests, runSuite} = await import('../app/suite.js')
     const {args, flags} = await this.parse(Run)
     const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])
     const runDir = flags.out ?? defaultRunDir(new Date(), args.test, flags.device)

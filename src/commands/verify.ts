@@ -1,9 +1,9 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand} from '../cli/base.js'
+import {BaseCommand} from '../app/base-command.js'
 import {EXIT, PtsError, RunDirError} from '../errors.js'
 import type {VerifyRunInput} from '../claims/match.js'
 import type {VerifyResult} from '../claims/types.js'
-import type {SuiteManifest} from '../cli/suite.js'
+import type {SuiteManifest} from '../app/suite.js'
 
 /** What `pts verify` was pointed at: one run (IOPS, TP or LAT) or a suite directory, with the runs to match against. */
 interface Target {
@@ -82,7 +82,7 @@ Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad u
         const {writeClaimsPdf} = await import('../report/claims-doc.js')
         files.push(await writeClaimsPdf(result, join(target.dir, CLAIMS_PDF_FILE), target.heading))
         if (target.suite) {
-          const {renderSuiteReport, storedDetail} = await import('../cli/suite.js')
+          const {renderSuiteReport, storedDetail} = await import('../app/suite.js')
           const s = target.suite
           const details = Object.fromEntries(s.tests.map(t => [t.test, storedDetail(join(target.dir, t.dir))]))
           files.push(await renderSuiteReport(target.dir, s, details))
@@ -108,7 +108,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
   const deviceText = (m: VerifyRunInput['manifest']) => (m.target.kind === 'file' ? `file:${m.target.path}` : m.target.path)
 
   if (existsSync(join(dir, 'suite.json'))) {
-    const {readSuite} = await import('../cli/suite.js')
+    const {readSuite} = await import('../app/suite.js')
     const s = readSuite(dir)!
     if (s.status === 'running') {
       throw new RunDirError(`Suite still in progress: ${dir} (status "running", started ${s.createdAt})`,

@@ -2,6 +2,10 @@
  * Vega-Lite specs of the comparison report, keyed by the chart ids its pages refer to. Pure.
  * - convergence-<id>: one tracking variable, one line per run (x = round, y = IOPS); filled
  *   markers and a dashed segment at the window average mark each run's measurement window.
+ * - trace-<phase id>: a series phase (WSAT, XSR access group, HIR baseline), IOPS of every sample,
+ *   one line per run (x = minutes since the phase start, WSAT: TGBW); downsampled per run.
+ * - bursts-<phase id>: a HIR wait state, IOPS of each burst by burst index, one line per run
+ *   (markers only for up to 60 bursts; downsampled per run).
  * - variation-cv: the coefficient of variation per point as a labelled heat map (block size x
  *   R/W mix, table order of digest B §6.3).
  */
@@ -10,6 +14,7 @@ import {blockSizeLabel, mixLabel} from '../units.js'
 import {CHART_CONFIG, CHART_HEIGHT, CHART_WIDTH, SERIES_COLORS, SHAPES, VL_SCHEMA} from '../report/charts/common.js'
 import {downsampleGroups} from '../report/charts/downsample.js'
 import type {CompareModel, ConvergenceData} from './model.js'
+import type {BurstsPhaseCompare, SeriesPhaseCompare} from './phases.js'
 
 const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]
 const shape = (i: number) => SHAPES[i % SHAPES.length]
@@ -95,9 +100,65 @@ export function variationCvSpec(model: CompareModel): TopLevelSpec {
   } as TopLevelSpec
 }
 
+function runScales(model: CompareModel) {
+  const names = model.runs.map(r => `${r.key}: ${r.label}`)
+  return {
+    names,
+    color: {domain: names, range: names.map((_, i) => color(i))},
+    shape: {domain: names, range: names.map((_, i) => shape(i))},
+  }
+}
+
+const overlayConfig = {...CHART_CONFIG, legend: {...CHART_CONFIG.legend, orient: 'bottom', direction: 'vertical', labelLimit: 640, columns: 1}}
+
+export function traceSpec(model: CompareModel, c: SeriesPhaseCompare): TopLevelSpec {
+  const sc = runScales(model)
+  const rows = c.runs.flatMap(r => (r === null ? [] : r.trace.map(t => ({run: r.name, x: c.x === 'tgbw' ? t.tgbw : t.minutes, iops: t.iops}))))
+  const values = downsampleGroups(rows, p => p.run, p => p.iops)
+  const few = c.runs.every(r => r === null || r.trace.length <= 60)
+  const enc = {
+    x: {field: 'x', type: 'quantitative' as const, title: c.x === 'tgbw' ? 'TGBW, GB (10^9 B written by the phase)' : 'Time since the phase start, minutes', scale: {zero: true}},
+    y: {field: 'iops', type: 'quantitative' as const, title: `IOPS (${c.id})`, scale: {zero: false}, axis: {format: ',.0f', tickCount: 6}},
+    color: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.color, sort: sc.names},
+  }
+  return {
+    $schema: VL_SCHEMA, width: CHART_WIDTH, height: CHART_HEIGHT + 60, config: overlayConfig,
+    data: {values},
+    layer: [
+      {mark: {type: 'line', strokeWidth: 1.4}, encoding: enc},
+      ...(few ? [{mark: {type: 'point' as const, size: 30, filled: true, opacity: 1}, encoding: {...enc, shape: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.shape, sort: sc.names}}}] : []),
+    ],
+  } as TopLevelSpec
+}
+
+export function burstsSpec(model: CompareModel, c: BurstsPhaseCompare): TopLevelSpec {
+  const sc = runScales(model)
+  const rows = c.runs.flatMap(r => (r === null ? [] : r.bursts.map(b => ({run: r.name, burst: b.index + 1, iops: b.iops}))))
+  const values = downsampleGroups(rows, p => p.run, p => p.iops)
+  const maxBurst = Math.max(1, ...values.map(v => v.burst))
+  const few = c.runs.every(r => r === null || r.bursts.length <= 60)
+  const enc = {
+    x: {field: 'burst', type: 'quantitative' as const, title: 'Burst', scale: {domain: [0.5, maxBurst + 0.5], nice: false}, axis: maxBurst <= 30 ? {values: Array.from({length: maxBurst}, (_, i) => i + 1), format: 'd'} : {tickMinStep: 1, format: 'd'}},
+    y: {field: 'iops', type: 'quantitative' as const, title: `Burst IOPS (Wait State ${c.waitState})`, scale: {zero: false}, axis: {format: ',.0f', tickCount: 6}},
+    color: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.color, sort: sc.names},
+  }
+  return {
+    $schema: VL_SCHEMA, width: CHART_WIDTH, height: CHART_HEIGHT + 60, config: overlayConfig,
+    data: {values},
+    layer: [
+      {mark: {type: 'line', strokeWidth: 1.4}, encoding: enc},
+      ...(few ? [{mark: {type: 'point' as const, size: 50, filled: true, opacity: 1}, encoding: {...enc, shape: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.shape, sort: sc.names}}}] : []),
+    ],
+  } as TopLevelSpec
+}
+
 export function buildCompareChartSpecs(model: CompareModel): Record<string, TopLevelSpec> {
   const specs: Record<string, TopLevelSpec> = {}
   for (const c of model.data.convergence) specs[`convergence-${c.id}`] = convergenceSpec(model, c)
   if (model.data.variation) specs['variation-cv'] = variationCvSpec(model)
+  for (const c of model.data.phases ?? []) {
+    if (c.kind === 'series') specs[`trace-${c.id}`] = traceSpec(model, c)
+    else if (c.kind === 'bursts') specs[`bursts-${c.id}`] = burstsSpec(model, c)
+  }
   return specs
 }

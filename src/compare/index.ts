@@ -7,7 +7,7 @@
 import {PtsError, UsageError} from '../errors.js'
 import {loadCompareRuns} from './load.js'
 import {assertChromium, documentPaths, prepareOutputDirs, renderCharts, writeOut} from '../report/index.js'
-import {buildCompareModel, checkCompatibility, type CompareModel, type Difference} from './model.js'
+import {buildCompareModel, checkCompatibility, withView, type CompareModel, type Difference} from './model.js'
 
 export type CompareFormat = 'pdf' | 'html' | 'json'
 export const COMPARE_FORMATS: readonly CompareFormat[] = ['pdf', 'html', 'json']
@@ -38,6 +38,8 @@ export interface CompareResult {
   runs: Array<{key: string; label: string; runDir: string; runId: string; device: string; serial: string; target: string; baseline: boolean}>
   differences: Difference[]
   samples: boolean
+  /** The headline differences (model.headlines). */
+  headlines: string[]
 }
 
 
@@ -49,7 +51,7 @@ export async function renderCompare(runDirs: readonly string[], opts: CompareOpt
     throw new UsageError(`${opts.labels.length} --label flag(s) for ${runDirs.length} runs`, 'give one --label per run, in the order of the runs, or none')
   }
   const runs = loadCompareRuns(runDirs)
-  const verdict = checkCompatibility(runs.map(r => r.results))
+  const verdict = checkCompatibility(runs.map(r => withView(r).results))
   if (!verdict.ok) throw new UsageError(verdict.message, verdict.suggestion)
 
   const formats = [...new Set(opts.formats.length > 0 ? opts.formats : COMPARE_FORMATS)]
@@ -64,6 +66,7 @@ export async function renderCompare(runDirs: readonly string[], opts: CompareOpt
     runs: model.runs.map(r => ({key: r.key, label: r.label, runDir: r.runDir, runId: r.runId, device: r.device, serial: r.serial, target: r.target, baseline: r.baseline})),
     differences: model.differences,
     samples: model.samples.samples,
+    headlines: model.headlines,
     model,
   }
   if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); result.files.push(paths.json) }

@@ -1,38 +1,37 @@
 /**
  * Reads the runs to compare (I/O): each through readStoredRun (schema-validated manifest.json and
  * results.json; missing or damaged files are exit 8 or 3), then refuses a run that is still in
- * progress or has no measurement-window averages (RunDirError, exit 8) and the same run given
+ * progress, has no measurement-window averages in its first loop, or (a test without a loop) has no
+ * samples, bursts or operating points to compare (RunDirError, exit 8) and the same run given
  * twice (UsageError, exit 2).
  */
 import {realpathSync} from 'node:fs'
 import {RunDirError, UsageError} from '../errors.js'
 import {readStoredRun} from '../store/read.js'
-import {loopView} from '../program/loop-view.js'
-import {runProblem, type CompareRunInput} from './model.js'
+import {loopView} from '../analysis/loop-view.js'
+import {programProblem, runProblem, type CompareRunInput} from './model.js'
 
 export function loadCompareRuns(dirs: readonly string[]): CompareRunInput[] {
   const runs: CompareRunInput[] = []
   const seen = new Map<string, number>()
   dirs.forEach((dir, i) => {
     const {runDir, manifest, results: stored} = readStoredRun(dir)
+    // The first steady-state loop is compared as a matrix; a test without one (WSAT, XSR) only phase by phase.
     const results = loopView(stored)
-    if (!results) {
-      throw new RunDirError(`Cannot compare run ${i + 1} (${runDir}): its ${stored.test} test has no steady-state loop`, 'pts compare compares the loop phases of runs (IOPS, TP, LAT, CBW/DIRTH); pass runs of such a test')
-    }
     const real = realpathSync(runDir)
     const prev = seen.get(real)
     if (prev !== undefined) {
       throw new UsageError(`Run ${i + 1} (${dir}) is the same run directory as run ${prev + 1} (${dirs[prev]})`, 'pass each run once')
     }
     seen.set(real, i)
-    const problem = runProblem(manifest, results)
+    const problem = results ? runProblem(manifest, results) : programProblem(manifest, stored)
     if (problem !== null) {
-      const hint = results.status === 'running' || manifest.status === 'running'
+      const hint = stored.status === 'running' || manifest.status === 'running'
         ? `wait for the run to finish; if its process (pid ${manifest.pid}) is gone, continue it with: pts resume ${runDir}`
         : `continue it with pts resume ${runDir}, or leave it out of the comparison`
       throw new RunDirError(`Cannot compare run ${i + 1} (${runDir}): ${problem}`, hint)
     }
-    runs.push({runDir, manifest, results})
+    runs.push({runDir, manifest, results, program: stored})
   })
   return runs
 }

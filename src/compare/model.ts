@@ -14,9 +14,14 @@
  * - Table layout follows digest B §6.3: rows block size small -> large, columns R/W mix
  *   0/100 -> 100/0.
  */
-import type {RunManifest} from '../store/types.js'
+import type {RunManifest} from '../model/manifest.js'
 import {revisionLabel} from '../model/tests.js'
-import type {LoopView} from '../program/loop-view.js'
+import type {LoopView} from '../analysis/loop-view.js'
+import type {PhaseResult, ProgramResults} from '../model/results.js'
+import {formatRatio, ratio, type Cell, type CompareTable} from './table.js'
+
+export {formatRatio, ratio, RATIO_HIGH, RATIO_LOW, type Cell, type CompareTable, type FormattedRatio} from './table.js'
+import {burstsTable, comparePhases, LAST_SAMPLES, loopTables, metricText, operatingTable, phaseHeadlines, ratioPhrase, seriesTable, type PhaseCompare, type PhaseRunKey} from './phases.js'
 
 /** A run as compared: one steady-state loop phase (the IOPS loop, a TP block size, LAT, ...) as a matrix. */
 type RunResults = LoopView
@@ -28,8 +33,34 @@ import {bodyBudgetMm, CONTENT_MM, H2_MM, headerMm, matrixTableMm, paragraphMm, s
 export interface CompareRunInput {
   runDir: string
   manifest: RunManifest
-  results: RunResults
+  /** The run's first steady-state loop as a matrix; null when its test has none (WSAT, XSR). */
+  results: RunResults | null
+  /** The whole stored run (every phase); required when results is null. */
+  program?: ProgramResults
 }
+
+type LoopInput = CompareRunInput & {results: RunResults}
+
+/** A run without a loop seen as an empty matrix (no points, rounds, tracking or window), so the summary reads it like any other. */
+export function loopLessView(p: ProgramResults): RunResults {
+  const first = <K extends PhaseResult['kind']>(kind: K) => p.phases.find((q): q is Extract<PhaseResult, {kind: K}> => q.kind === kind) ?? null
+  return {
+    runId: p.runId, test: p.test, revision: p.revision, profile: p.profile, status: p.status, phase: '', phaseTitle: '',
+    parameters: {...p.parameters, access: 'random', rwMixReadPct: [], blockSizesBytes: [], windowRounds: 0, maxDataExcursionPct: 0, maxSlopeExcursionPct: 0},
+    pointsPerRound: 0, rounds: [], tracking: [], evaluations: [],
+    steadyState: {verdict: 'pending', fromRound: null, toRound: null, variables: []},
+    windowAverages: [], wipc: first('wipc'), purge: first('purge'),
+  }
+}
+
+/** The input with its matrix view (an empty one for a run without a loop). */
+export function withView(x: CompareRunInput): LoopInput {
+  if (x.results !== null) return x as LoopInput
+  if (!x.program) throw new Error(`run ${x.runDir} has neither a loop view nor its stored results`)
+  return {...x, results: loopLessView(x.program)}
+}
+
+const hasLoop = (r: RunResults): boolean => r.phase !== ''
 
 export interface CompareOptions {
   /** One label per run, in order (--label); default labels are derived from the run. */
@@ -68,6 +99,15 @@ export function runProblem(m: Pick<RunManifest, 'status'>, r: Pick<RunResults, '
   }
   if (missing.length > 0) return `the run's window averages lack ${missing.length} point(s) of its matrix, e.g. ${missing.slice(0, 3).join(', ')}`
   return null
+}
+
+/** Why a stored run of a test without a loop (WSAT, XSR) cannot be compared (null: it can): still running, or nothing measured. */
+export function programProblem(m: Pick<RunManifest, 'status'>, p: Pick<ProgramResults, 'status' | 'phases'>): string | null {
+  if (p.status === 'running' || m.status === 'running') {
+    return 'the run is still in progress (status "running"): its phases are not final yet'
+  }
+  const measured = p.phases.some(q => (q.kind === 'series' && q.samples.length > 0) || (q.kind === 'bursts' && q.bursts.length > 0) || (q.kind === 'operating-points' && q.points.length > 0))
+  return measured ? null : `the run has no samples, bursts or operating points to compare (status "${p.status}")`
 }
 
 export type Compatibility =
@@ -121,28 +161,7 @@ export function checkCompatibility(runs: ReadonlyArray<Pick<RunResults, 'test' |
 // ---------------------------------------------------------------------------------------------
 // Maths
 
-/** value / base; null when either is not a finite number or the base is not positive. */
-export function ratio(value: number | null | undefined, base: number | null | undefined): number | null {
-  if (value === null || value === undefined || base === null || base === undefined) return null
-  if (!Number.isFinite(value) || !Number.isFinite(base) || base <= 0) return null
-  return value / base
-}
 
-export const RATIO_LOW = 0.9
-export const RATIO_HIGH = 1.1
-
-export interface FormattedRatio {
-  text: string
-  /** 'lo' below 0.90, 'hi' above 1.10 (on the printed value), '' otherwise. */
-  flag: '' | 'lo' | 'hi'
-}
-
-export function formatRatio(r: number | null): FormattedRatio {
-  if (r === null || !Number.isFinite(r)) return {text: 'n/a', flag: ''}
-  const text = r.toFixed(2)
-  const shown = Number(text)
-  return {text, flag: shown < RATIO_LOW ? 'lo' : shown > RATIO_HIGH ? 'hi' : ''}
-}
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN
@@ -258,15 +277,7 @@ export interface Difference {
   shown: string[]
 }
 
-export interface Cell { text: string; flag: '' | 'lo' | 'hi' }
 
-export interface CompareTable {
-  heading: string
-  /** Column headings, the first is the row label heading. */
-  columns: string[]
-  rows: Array<{label: string; cells: Cell[]}>
-  ratio: boolean
-}
 
 export interface SideBySideRow {
   label: string
@@ -304,7 +315,7 @@ export interface VariationPoint {
   stats: SampleStats
 }
 
-export type ComparePageKind = 'csummary' | 'cmatrices' | 'cconvergence' | 'cvariation' | 'cchart'
+export type ComparePageKind = 'csummary' | 'cmatrices' | 'cconvergence' | 'cvariation' | 'cchart' | 'cphase'
 
 export interface ComparePage {
   number: number
@@ -322,6 +333,8 @@ export interface ComparePage {
   legend: boolean
   /** Largest height of the chart on the page, mm (what the header, tables and notes leave). */
   chartMaxMm: number | null
+  /** Pages of the phase-by-phase comparison (kind cphase): the compared phase's id and kind. */
+  phase?: {id: string; kind: PhaseCompare['kind']}
 }
 
 export interface CompareHeader {
@@ -348,14 +361,18 @@ export interface CompareModel {
   runs: CompareRun[]
   differences: Difference[]
   samples: SampleVerdict
+  /** The headline differences, a few lines per compared phase (pts compare prints them). */
+  headlines: string[]
   pages: ComparePage[]
   data: {
     mixesWriteFirst: number[]
     blockSizesSmallFirst: number[]
     /** Per point, one value per run (window averages), in table order. */
-    matrix: Array<{readPct: number; blockSizeBytes: number; runs: Array<{iops: number; mbPerSec: number; latMeanMs: number; latMaxMs: number}>}>
+    matrix: Array<{readPct: number; blockSizeBytes: number; runs: MatrixValues[]}>
     convergence: ConvergenceData[]
     variation: VariationPoint[] | null
+    /** The phases compared phase by phase (every loop after the first, series, bursts, operating points). */
+    phases: PhaseCompare[]
   }
 }
 
@@ -369,8 +386,11 @@ export function factorLists(lists: ReadonlyArray<readonly string[]>): {common: s
   return {common, extra: lists.map(l => l.filter(item => !common.includes(item)))}
 }
 
+/** One run's window averages at one matrix point (latP99999Ms: LAT only). */
+export interface MatrixValues { iops: number; mbPerSec: number; latMeanMs: number; latMaxMs: number; latP99999Ms?: number }
+
 export interface Metric {
-  id: 'iops' | 'mbPerSec' | 'latMeanMs' | 'latMaxMs'
+  id: 'iops' | 'mbPerSec' | 'latMeanMs' | 'latMaxMs' | 'latP99999Ms'
   title: string
   heading: string
   decimals: number
@@ -383,6 +403,16 @@ export const METRICS: readonly Metric[] = [
   {id: 'latMeanMs', title: 'Mean Response Time', heading: 'Mean response time, ms', decimals: 3, value: w => w.latMeanNs / 1e6},
   {id: 'latMaxMs', title: 'Maximum Response Time', heading: 'Maximum response time over the window, ms', decimals: 3, value: w => w.latMaxNs / 1e6},
 ]
+
+/** LAT's third reported response time: the window average of each round's 99.999th percentile. */
+export const P99999_METRIC: Metric = {id: 'latP99999Ms', title: '99.999th Percentile Response Time', heading: '99.999th percentile response time, window average, ms', decimals: 3,
+  value: w => (w.latP99999Ns === null ? Number.NaN : w.latP99999Ns / 1e6)}
+
+/** The matrix metrics of these runs: the four of every loop, and for LAT the 99.999th percentile when every run's window averages carry it. */
+export function metricsFor(runs: ReadonlyArray<Pick<RunResults, 'test' | 'windowAverages'>>): readonly Metric[] {
+  const p5 = runs[0]?.test === 'lat' && runs.every(r => r.windowAverages.length > 0 && r.windowAverages.every(w => w.latP99999Ns !== null))
+  return p5 ? [...METRICS, P99999_METRIC] : METRICS
+}
 
 /** "2X ActiveRange": the operator's multiple, else what WIPC planned over the PC ActiveRange. */
 function wipcText(r: RunResults): string {
@@ -401,6 +431,7 @@ function completeRoundCount(r: RunResults): number {
 }
 
 function steadyText(r: RunResults): {text: string; achieved: boolean} {
+  if (!hasLoop(r)) return {text: `n/a (no steady-state loop, run ${r.status})`, achieved: r.status === 'complete'}
   const ss = r.steadyState
   const w = ss.fromRound === null || ss.toRound === null ? 'n/a' : `${ss.fromRound}-${ss.toRound}`
   if (ss.verdict === 'steady') return {text: `Rounds ${w}`, achieved: true}
@@ -421,7 +452,7 @@ export function defaultLabel(m: RunManifest): string {
   return `${deviceText(m)} - run ${m.runId} (${fmtInstant(m.createdAt).slice(0, 16)} UTC)`
 }
 
-function describeRun(input: CompareRunInput, index: number, label: string | undefined): CompareRun {
+function describeRun(input: LoopInput, index: number, label: string | undefined): CompareRun {
   const {manifest: m, results: r} = input
   const p = r.parameters
   const id = m.target.identity
@@ -449,7 +480,7 @@ function describeRun(input: CompareRunInput, index: number, label: string | unde
     tcQd: `TC ${p.threadCount} / QD ${p.queueDepth} (TOIO ${p.threadCount * p.queueDepth})`,
     activeRange: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`,
     pointSeconds: `${p.pointSeconds} s`,
-    rounds: `${completeRoundCount(r)} of max ${p.maxRounds}`,
+    rounds: hasLoop(r) ? `${completeRoundCount(r)} of max ${p.maxRounds}` : "n/a (no loop)",
     steadyState: ss.text,
     steadyAchieved: ss.achieved,
     windowFrom: r.steadyState.fromRound ?? 0,
@@ -462,8 +493,8 @@ function describeRun(input: CompareRunInput, index: number, label: string | unde
 }
 
 /** The conditions that may differ between comparable runs, one row each (value per run). */
-function conditionRows(inputs: readonly CompareRunInput[], runs: readonly CompareRun[]): Array<{label: string; values: string[]; condition: boolean}> {
-  const col = (f: (i: CompareRunInput, r: CompareRun) => string) => inputs.map((x, i) => f(x, runs[i]))
+function conditionRows(inputs: readonly LoopInput[], runs: readonly CompareRun[]): Array<{label: string; values: string[]; condition: boolean}> {
+  const col = (f: (i: LoopInput, r: CompareRun) => string) => inputs.map((x, i) => f(x, runs[i]))
   return [
     {label: 'Label', values: col((_, r) => r.label), condition: false},
     {label: 'Device', values: col((_, r) => r.device), condition: false},
@@ -483,8 +514,8 @@ function conditionRows(inputs: readonly CompareRunInput[], runs: readonly Compar
     {label: 'Write cache', values: col(x => `${x.manifest.target.identity.writeCache} (required: ${x.results.parameters.writeCacheRequired})`), condition: true},
     {label: 'Purge', values: col(x => (x.results.purge ? `${x.results.purge.method} (${x.results.purge.status})` : 'none in this test')), condition: true},
     {label: 'Rounds run', values: col((_, r) => r.rounds), condition: false},
-    {label: 'Steady state', values: col((_, r) => (r.steadyAchieved ? 'achieved' : 'NOT ACHIEVED')), condition: true},
-    {label: 'Measurement window', values: col((_, r) => `rounds ${r.windowFrom}-${r.windowTo}`), condition: true},
+    {label: 'Steady state', values: col((x, r) => (!hasLoop(x.results) ? 'n/a (no loop)' : r.steadyAchieved ? 'achieved' : 'NOT ACHIEVED')), condition: true},
+    {label: 'Measurement window', values: col((x, r) => (hasLoop(x.results) ? `rounds ${r.windowFrom}-${r.windowTo}` : 'n/a (no loop)')), condition: true},
     {label: 'Compliance', values: col((_, r) => r.complianceText), condition: true},
     {label: 'Compliance reasons', values: col((_, r) => (r.reasons.length > 0 ? r.reasons.join('; ') : 'none')), condition: true},
     {label: 'Deviations', values: col((_, r) => (r.deviations.length > 0 ? r.deviations.join('; ') : 'none')), condition: false},
@@ -497,7 +528,8 @@ function conditionRows(inputs: readonly CompareRunInput[], runs: readonly Compar
 }
 
 /** The differences in test conditions between the runs (fields whose values are not all equal). */
-export function conditionDifferences(inputs: readonly CompareRunInput[], labels: string[] = []): Difference[] {
+export function conditionDifferences(given: readonly CompareRunInput[], labels: string[] = []): Difference[] {
+  const inputs = given.map(withView)
   const runs = inputs.map((x, i) => describeRun(x, i, labels[i]))
   return differencesOf(conditionRows(inputs, runs), runs)
 }
@@ -546,7 +578,90 @@ function matrixTable(heading: string, mixes: number[], sizes: number[], cell: (r
 
 const plain = (text: string): Cell => ({text, flag: ''})
 
-export function buildCompareModel(inputs: readonly CompareRunInput[], opts: CompareOptions): CompareModel {
+type PageDraft = Omit<ComparePage, 'number' | 'total' | 'pageLabel' | 'caption'> & {plot: boolean}
+
+const BLANK_PAGE = {chart: null, summary: null, tables: [], runTable: null, note: '', legend: false, chartMaxMm: null}
+
+/** Row height of a phase table (first column up to 2 lines), mm; pessimistic. */
+const PHASE_ROW_MM = 5.4
+const phaseTableMm = (rows: number): number => 7 + (rows + 1) * PHASE_ROW_MM + 1
+
+/** Tables split into parts of at most what fits a page, then packed onto pages in order. */
+function packTables(tables: readonly CompareTable[], budgetMm: number): CompareTable[][] {
+  const maxRows = Math.max(3, Math.floor((budgetMm - phaseTableMm(0)) / PHASE_ROW_MM))
+  const parts: CompareTable[] = tables.flatMap(t => {
+    if (t.rows.length <= maxRows) return [t]
+    const n = Math.ceil(t.rows.length / maxRows)
+    return Array.from({length: n}, (_, i) => ({...t, heading: `${t.heading} (${i + 1} of ${n})`, rows: t.rows.slice(i * maxRows, (i + 1) * maxRows)}))
+  })
+  const pages: CompareTable[][] = []
+  let used = Infinity
+  for (const t of parts) {
+    const h = phaseTableMm(t.rows.length)
+    if (used + h > budgetMm) { pages.push([]); used = 0 }
+    pages[pages.length - 1].push(t)
+    used += h
+  }
+  return pages
+}
+
+/** The pages of the phase-by-phase comparison (pure; `budgetMm`: the body height under the header). */
+function phasePages(phases: readonly PhaseCompare[], keys: readonly PhaseRunKey[], budgetMm: number): PageDraft[] {
+  const out: PageDraft[] = []
+  const legend = (note: string) => paragraphMm(note, 7.5) + 6
+  for (const c of phases) {
+    const phase = {id: c.id, kind: c.kind}
+    if (c.kind === 'loop') {
+      const note = `Loop ${c.id} (${c.title}): each run's average over its own measurement window, per point; ratios Rk / R1 to 2 decimals, shaded below 0.90 or above 1.10 (for response times a ratio below 1 means faster).`
+      const pages = packTables(loopTables(c, keys), budgetMm - legend(note))
+      pages.forEach((tables, i) => out.push({...BLANK_PAGE, kind: 'cphase', plot: true, legend: true, phase, tables, note,
+        title: `${c.id.startsWith('loop') ? c.id : `Loop ${c.id}`} - IOPS, MB/s and Mean Response Time per Point - Window Averages and Ratios${pages.length > 1 ? ` (${i + 1} of ${pages.length})` : ''}`}))
+    } else if (c.kind === 'series') {
+      const table = seriesTable(c, keys)
+      const xText = c.x === 'tgbw' ? 'x = TGBW, GB (10^9 B) written by the phase up to the sample' : 'x = minutes since the phase start (sample index x sample duration / 60)'
+      const note = `${c.title}. IOPS of every sample, one line per run (${xText}; series longer than 2,000 samples are downsampled keeping each bucket's minimum and maximum). Table: mean IOPS over all samples and over the last ${LAST_SAMPLES}, mean of the samples' mean response times; ratios Rk / R1.`
+      out.push({...BLANK_PAGE, kind: 'cphase', plot: true, legend: true, phase, chart: `trace-${c.id}`, tables: [table], note,
+        chartMaxMm: Math.round(Math.max(60, Math.min(150, budgetMm - phaseTableMm(table.rows.length) - legend(note) - 4))),
+        title: `Series ${c.id} - IOPS ${c.x === 'tgbw' ? 'vs TGBW' : 'vs Time'}, Run by Run`})
+    } else if (c.kind === 'bursts') {
+      const table = burstsTable(c, keys)
+      const note = `${c.title}. IOPS of each write burst (from fio's IOPS log), one line per run, by burst index. Table: mean, minimum and maximum burst IOPS; ratio of the means Rk / R1.`
+      out.push({...BLANK_PAGE, kind: 'cphase', plot: true, legend: true, phase, chart: `bursts-${c.id}`, tables: [table], note,
+        chartMaxMm: Math.round(Math.max(60, Math.min(150, budgetMm - phaseTableMm(table.rows.length) - legend(note) - 4))),
+        title: `Bursts ${c.id} (Wait State ${c.waitState}) - Burst IOPS, Run by Run`})
+    } else {
+      const note = `${c.title}. Each run's operating points as its loop chose them (the window averages of its demand-variation loop): TC/QD, IOPS and mean response time; ratio of IOPS to the baseline's point of the same role (which may be at another TC/QD).`
+      const pages = packTables([operatingTable(c, keys)], budgetMm - legend(note))
+      pages.forEach((tables, i) => out.push({...BLANK_PAGE, kind: 'cphase', plot: false, legend: true, phase, tables, note,
+        title: `${c.test.toUpperCase()} Operating Points (phase ${c.id}) - Max, Mid and Min IOPS per Run${pages.length > 1 ? ` (${i + 1} of ${pages.length})` : ''}`}))
+    }
+  }
+  return out
+}
+
+/** Lines printed by pts compare: at most this many (the rest is counted in a last line). */
+export const MAX_HEADLINES = 15
+
+/** The headline differences: the first loop's tracking variables, then every compared phase (phases.ts). */
+function headlinesOf(base: RunResults | null, views: readonly RunResults[], keys: readonly PhaseRunKey[], phases: readonly PhaseCompare[]): string[] {
+  const lines: string[] = []
+  if (base) {
+    for (const t of base.tracking) {
+      const values = views.map(v => {
+        const w = findAverage(v, t.readPct, t.blockSizeBytes) as unknown as Record<string, unknown> | undefined
+        const x = w?.[t.metric]
+        return typeof x === 'number' ? x : null
+      })
+      lines.push(`${base.phase} ${t.label}: ${ratioPhrase(keys, values, v => metricText(t.metric, v))}`)
+    }
+  }
+  lines.push(...phaseHeadlines(phases, keys))
+  if (lines.length <= MAX_HEADLINES) return lines
+  return [...lines.slice(0, MAX_HEADLINES - 1), `... and ${lines.length - MAX_HEADLINES + 1} more comparison(s) in the report`]
+}
+
+export function buildCompareModel(given: readonly CompareRunInput[], opts: CompareOptions): CompareModel {
+  const inputs = given.map(withView)
   const verdict = checkCompatibility(inputs.map(x => x.results))
   if (!verdict.ok) throw new Error(verdict.message)
   if (opts.labels && opts.labels.length > 0 && opts.labels.length !== inputs.length) {
@@ -554,6 +669,9 @@ export function buildCompareModel(inputs: readonly CompareRunInput[], opts: Comp
   }
   const runs = inputs.map((x, i) => describeRun(x, i, opts.labels?.[i]))
   const base = inputs[0].results
+  const loop = hasLoop(base)
+  const metrics = loop ? metricsFor(inputs.map(x => x.results)) : []
+  const withP5 = metrics.includes(P99999_METRIC)
   const mixes = [...base.parameters.rwMixReadPct].sort((a, b) => a - b)
   const sizes = [...base.parameters.blockSizesBytes].sort((a, b) => a - b)
   const samples = detectSamples(inputs.map(x => x.manifest), opts.samples ?? false)
@@ -569,9 +687,11 @@ export function buildCompareModel(inputs: readonly CompareRunInput[], opts: Comp
     blockSizeBytes: bs,
     runs: inputs.map(x => {
       const w = findAverage(x.results, rp, bs)
-      return w
+      const v: MatrixValues = w
         ? {iops: w.iops, mbPerSec: w.bwBytesPerSec / 1e6, latMeanMs: w.latMeanNs / 1e6, latMaxMs: w.latMaxNs / 1e6}
         : {iops: Number.NaN, mbPerSec: Number.NaN, latMeanMs: Number.NaN, latMaxMs: Number.NaN}
+      if (withP5) v.latP99999Ms = w ? P99999_METRIC.value(w) : Number.NaN
+      return v
     }),
   })))
   const at = (rp: number, bs: number) => matrix.find(c => c.readPct === rp && c.blockSizeBytes === bs)!
@@ -620,7 +740,7 @@ export function buildCompareModel(inputs: readonly CompareRunInput[], opts: Comp
   const allSteady = runs.every(r => r.steadyAchieved)
   const header: CompareHeader = {
     title: `${base.test.toUpperCase()} Test - Comparison Report`,
-    subtitle: `${runs.length} runs side by side: Block Size x RW Mix Matrix`,
+    subtitle: loop ? `${runs.length} runs side by side: Block Size x RW Mix Matrix` : `${runs.length} runs side by side, phase by phase`,
     reportDate: fmtInstant(opts.generatedAt),
     revision: `${revisionLabel(base.revision)}`,
     baseline: `Baseline: R1 (ratios are Rk / R1)`,
@@ -628,12 +748,14 @@ export function buildCompareModel(inputs: readonly CompareRunInput[], opts: Comp
     allCompliant,
     complianceLines,
     allSteady,
-    steadyLine: allSteady ? 'Steady state achieved in every run' : `Steady state NOT ACHIEVED in ${runs.filter(r => !r.steadyAchieved).map(r => r.key).join(', ')}`,
+    steadyLine: !loop
+      ? (allSteady ? 'No steady-state loop in this test; every run complete' : `No steady-state loop in this test; run NOT complete: ${runs.filter(r => !r.steadyAchieved).map(r => r.key).join(', ')}`)
+      : allSteady ? 'Steady state achieved in every run' : `Steady state NOT ACHIEVED in ${runs.filter(r => !r.steadyAchieved).map(r => r.key).join(', ')}`,
   }
 
   // Pages.
-  type Draft = Omit<ComparePage, 'number' | 'total' | 'pageLabel' | 'caption'> & {plot: boolean}
-  const blank = {chart: null, summary: null, tables: [], runTable: null, note: '', legend: false, chartMaxMm: null}
+  type Draft = PageDraft
+  const blank = BLANK_PAGE
   const drafts: Draft[] = []
 
   const windowsText = runs.map(r => `${r.key} rounds ${r.windowFrom}-${r.windowTo}${r.steadyAchieved ? '' : ' (NOT ACHIEVED)'}`).join(', ')
@@ -641,13 +763,25 @@ export function buildCompareModel(inputs: readonly CompareRunInput[], opts: Comp
     steadyState: r.steadyState, complianceText: r.complianceText})), complianceLines, header.steadyLine)
   const budget = bodyBudgetMm(headerHeight)
   const perPage = tablesPerPage(headerHeight, sizes.length)
-  const matrixPages = Math.ceil((2 * runs.length - 1) / perPage) * METRICS.length
+  const matrixPages = Math.ceil((2 * runs.length - 1) / perPage) * metrics.length
+
+  // Phase by phase: every further loop, series, bursts and operating points (needs the stored runs).
+  const keys: PhaseRunKey[] = runs.map(r => ({key: r.key, name: legendName(r)}))
+  const programs = inputs.map(x => x.program)
+  const phases: PhaseCompare[] = programs.every((p): p is ProgramResults => p !== undefined) ? comparePhases(programs, keys) : []
+  const phaseDrafts = phasePages(phases, keys, budget)
+  const phaseNote = phaseDrafts.length > 0
+    ? `${phaseDrafts.length} page(s) comparing the phases ${phases.map(c => c.id).join(', ')} phase by phase (matched by phase id)`
+    : ''
+  const matrixPagesNote = `${matrixPages} page(s) of window-average matrices with ratio tables (IOPS, MB/s, mean and maximum response time${withP5 ? ', 99.999th percentile response time' : ''}); ${convergence.length} convergence plot(s), one per tracking variable`
   const summaryBase: Omit<CompareSummary, 'first' | 'runs'> = {
-    baselineNote: `R1 (${runs[0].label}) is the baseline: every ratio in this report is run k / R1. Values are the window averages each run reported (${windowsText}).`,
+    baselineNote: loop
+      ? `R1 (${runs[0].label}) is the baseline: every ratio in this report is run k / R1. Values are the window averages each run reported (${windowsText}).`
+      : `R1 (${runs[0].label}) is the baseline: every ratio in this report is run k / R1. This test has no steady-state loop: values are each run's stored samples, bursts and operating points, averaged over a phase where a page says so.`,
     differences,
     noDifferences: 'The runs were made under the same conditions (profile, TC/QD, ActiveRange, point duration, round limit, purge, write cache, compliance and steady-state verdict, test software and host).',
     samples,
-    pagesNote: `Pages: this summary; ${matrixPages} page(s) of window-average matrices with ratio tables (IOPS, MB/s, mean and maximum response time); ${convergence.length} convergence plot(s), one per tracking variable${samples.samples ? '; sample variation (tables and chart)' : ''}.`,
+    pagesNote: `Pages: this summary; ${[loop ? matrixPagesNote : '', phaseNote].filter(Boolean).join('; ')}${loop && samples.samples ? '; sample variation (tables and chart)' : ''}.`,
   }
   // The first page: baseline note, differences, sample verdict, then as many side-by-side rows as fit.
   let used = paragraphMm(summaryBase.baselineNote, 8.5, CONTENT_MM - 4, 6) + H2_MM
@@ -668,12 +802,12 @@ export function buildCompareModel(inputs: readonly CompareRunInput[], opts: Comp
   }
   summaryPages.forEach((rowsOfPage, i) => {
     drafts.push({...blank, kind: 'csummary', plot: false,
-      title: `IOPS Comparison - Summary${summaryPages.length > 1 ? ` (${i + 1} of ${summaryPages.length})` : ''}`,
+      title: `${base.test.toUpperCase()} Comparison - Summary${summaryPages.length > 1 ? ` (${i + 1} of ${summaryPages.length})` : ''}`,
       summary: {...summaryBase, first: i === 0, runs: rowsOfPage}})
   })
 
-  for (const metric of METRICS) {
-    const cellValue = (k: number) => (rp: number, bs: number): Cell => plain(fixed(at(rp, bs).runs[k][metric.id], metric.decimals))
+  for (const metric of metrics) {
+    const cellValue = (k: number) => (rp: number, bs: number): Cell => plain(fixed(at(rp, bs).runs[k][metric.id] ?? Number.NaN, metric.decimals))
     const cellRatio = (k: number) => (rp: number, bs: number): Cell => {
       const c = at(rp, bs)
       return formatRatio(ratio(c.runs[k][metric.id], c.runs[0][metric.id]))
@@ -710,7 +844,9 @@ export function buildCompareModel(inputs: readonly CompareRunInput[], opts: Comp
       note})
   }
 
-  if (variation) {
+  drafts.push(...phaseDrafts)
+
+  if (variation && loop) {
     const st = (f: (s: SampleStats) => string) => (rp: number, bs: number): Cell => {
       const v = variation.find(q => q.readPct === rp && q.blockSizeBytes === bs)
       return plain(v ? f(v.stats) : 'n/a')
@@ -754,7 +890,8 @@ export function buildCompareModel(inputs: readonly CompareRunInput[], opts: Comp
     runs,
     differences,
     samples,
+    headlines: headlinesOf(loop ? base : null, inputs.map(x => x.results), keys, phases),
     pages,
-    data: {mixesWriteFirst: mixes, blockSizesSmallFirst: sizes, matrix, convergence, variation},
+    data: {mixesWriteFirst: mixes, blockSizesSmallFirst: sizes, matrix, convergence, variation: loop ? variation : null, phases},
   }
 }

@@ -5,7 +5,7 @@
 import {closeSync, existsSync, ftruncateSync, mkdirSync, openSync, statSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
 import {UnsafeTargetError, UsageError, MissingToolError} from '../errors.js'
-import type {DeviceIdentity} from '../store/types.js'
+import type {DeviceIdentity} from '../model/manifest.js'
 import {confirms, type BlockFacts, type SafetyOptions} from './safety.js'
 import {discoverDevice, which, type DeviceInfo} from './discover.js'
 

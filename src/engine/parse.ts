@@ -4,6 +4,9 @@
  */
 
 import {FioOutputError} from '../errors.js'
+import type {Measurement} from '../model/results.js'
+
+export type {Measurement}
 
 /** The subset of one direction's fio statistics that pts reads. */
 interface FioDir {
@@ -41,26 +44,6 @@ export interface DirectionStats {
 }
 
 /** One test point as measured: the group_reported job of one fio run. */
-export interface Measurement {
-  /** Total IOPS = read IOPS + write IOPS (digest Part A 4, never mix-weighted). */
-  iops: number
-  readIops: number
-  writeIops: number
-  bwBytesPerSec: number
-  readBwBytesPerSec: number
-  writeBwBytesPerSec: number
-  readBytes: number
-  writeBytes: number
-  ioCount: number
-  /** IO-count weighted mean of read and write total latency (digest Part A 4). */
-  latMeanNs: number
-  /** Maximum total latency of any IO of the point. */
-  latMaxNs: number
-  /** 99.999th percentile total latency over all IOs, with the IO count it was taken over. */
-  latP99999Ns: number | null
-  latPercentileSamples: number
-  runtimeSec: number
-}
 
 export interface ParsedFio {
   fioVersion: string

@@ -5,38 +5,15 @@
  */
 import {formatClaimed, formatRatio} from '../claims/match.js'
 import {outcomeCells, runLine, summaryLine} from '../claims/text.js'
-import type {ClaimUnit, Verdict, VerifyResult} from '../claims/types.js'
-import type {KV} from './model.js'
+import type {VerifyResult} from '../claims/types.js'
+import type {ClaimsBar, ClaimsPageData, KV} from './page-kit.js'
+
+export type {ClaimsBar, ClaimsPageData}
 import {fmtInstant} from './format.js'
 
 /** Claims per page: the table and the chart of 6 claims fit an A4 page under the SNIA header. */
 export const CLAIMS_PER_PAGE = 6
 
-export interface ClaimsBar {
-  id: string
-  label: string
-  unit: ClaimUnit
-  claimed: number
-  claimedText: string
-  measured: number | null
-  measuredText: string
-  ratio: number | null
-  verdict: Verdict
-}
-
-export interface ClaimsPageData {
-  part: number
-  parts: number
-  datasheet: KV[]
-  summary: string
-  tolerance: string
-  warnings: string[]
-  rows: Array<{id: string; claim: string; claimed: string; measured: string; ratio: string; verdict: string; verdictClass: string; note: string}>
-  /** Chart data of this page's claims (the chart id is the page's `chart`). */
-  bars: ClaimsBar[]
-  /** The verdict sentences of this page's claims. */
-  texts: string[]
-}
 
 export function claimsPages(v: VerifyResult): ClaimsPageData[] {
   const ds = v.datasheet

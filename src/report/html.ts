@@ -5,7 +5,7 @@
  * inserted raw (triple-stash; toolchain.md gotcha 12).
  */
 import Handlebars from 'handlebars'
-import type {ReportHeader, ReportPage} from './model.js'
+import type {ReportHeader, ReportPage} from './page-kit.js'
 
 export interface ReportTemplates {
   layout: string

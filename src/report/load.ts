@@ -11,10 +11,10 @@ import {readClaimsResult} from '../claims/load.js'
 import type {VerifyResult} from '../claims/types.js'
 import {RunDirError} from '../errors.js'
 import {assertFinished, readStoredRun} from '../store/read.js'
-import type {RunManifest} from '../store/types.js'
-import type {ProgramResults} from '../program/results.js'
-import {stepsOf} from '../program/steps.js'
-import type {RawFile} from './model.js'
+import type {RunManifest} from '../model/manifest.js'
+import type {ProgramResults} from '../model/results.js'
+import {stepsOf} from '../analysis/steps.js'
+import type {RawFile} from './page-kit.js'
 
 export interface LoadedRun {
   runDir: string

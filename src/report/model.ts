@@ -1,260 +1,212 @@
 /**
- * The page kit of every report: the pieces a report model is made of (header, pages, tables,
- * determination blocks, appendix) and the helpers that build them. Pure. The model itself is
- * assembled in report/program/model.ts from a test's page builder (report/program/tests/).
- *
- * Page layout follows the SNIA report-page template (digest B §6.1) and the table conventions
- * (B §6.3).
+ * Report model of a test-program run (TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH), built only from
+ * the stored run. Pure. The same page structure as IOPS (digest B §6.1): the SNIA header on every
+ * page, a summary page, the test's pages (per digest B §6.2, from the test's page builder in
+ * ./tests/), "Plot A.n" captions, and the raw-file appendix. Charts are Vega-Lite specs carried in
+ * the model (rendered to SVG by the same pipeline).
  */
-import type {RunManifest} from '../store/types.js'
+import type {TopLevelSpec} from 'vega-lite'
+import {revisionLabel, testTitle} from '../model/tests.js'
+import type {VerifyResult} from '../claims/types.js'
+import {claimsPages} from './claims-page.js'
+import {claimsSpec} from './charts/claims.js'
 import type {VariableEvaluation} from '../steady-state/evaluate.js'
-import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
-import type {ClaimsPageData} from './claims-page.js'
-import {fitFormula, fixed, fmtFileBytes} from './format.js'
+import type {RunManifest} from '../model/manifest.js'
+import type {PhaseResult, ProgramResults} from '../model/results.js'
+import {formatBytes} from '../units.js'
+import {fmtInstant} from './format.js'
+import {appendixDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from './page-kit.js'
 
-export interface RawFile {
-  /** Path relative to the run directory, "/"-separated. */
-  path: string
-  sha256: string
-  bytes: number
+export interface ProgramReportInput {
+  manifest: RunManifest
+  results: ProgramResults
+  rawFiles: RawFile[]
+  generatedAt: string
+  /** The stored verify result (<run>/claims.json), when there is a valid one: adds the "Claims vs measured" page(s). */
+  claims?: VerifyResult | null
 }
 
-export interface KV {
-  label: string
-  value: string
-}
-
-export interface ReportHeader {
-  runStart: string
-  reportDate: string
-  runFinish: string
-  /** "IOPS Test - Report Page" (digest B §6.1 title bar). */
+/** One page a test's builder asks for; numbering, captions and chart ids are added here. */
+export interface ProgramPageSpec {
+  kind: 'chart' | 'closeup' | 'table' | 'tables'
   title: string
+  chart?: TopLevelSpec
+  determination?: Determination
+  tables?: Array<TableData & {heading: string}>
+  note?: string
+}
+
+/** What a test's page builder returns (./tests/<test>.ts). */
+export interface ProgramSection {
+  /** Title-bar centre text, e.g. "TP - SEQ 1024KiB / 128KiB" (default: the spec's subtitle). */
   subtitle: string
-  revision: string
-  profile: string
-  vendor: string
-  model: string
-  testedBy: string
-  platform: KV[]
-  device: KV[]
+  /** Set Up / Test Parameters columns of the header (digest B §6.1). */
   setup: KV[]
   test: KV[]
-  /** "Rounds 2-6" or "Rounds 2-6 (NOT ACHIEVED)". */
-  steadyState: string
-  steadyAchieved: boolean
-  compliant: boolean
-  complianceText: string
-  reasons: string[]
-  deviations: string[]
-}
-
-export interface ChartPoint {
-  round: number
-  value: number
-}
-
-export interface TrackingData {
-  id: string
-  label: string
-  readPct: number
-  blockSizeBytes: number
-  series: ChartPoint[]
-}
-
-export interface ConvergencePoint {
-  round: number
-  blockSizeBytes: number
-  blockSize: string
-  iops: number
-}
-
-export interface MatrixCell {
-  readPct: number
-  mix: string
-  blockSizeBytes: number
-  blockSize: string
-  iops: number
-  mbPerSec: number
-  latMeanMs: number
-  latMaxMs: number
-  latMaxAvgMs: number
-}
-
-export interface Determination {
-  id: string
-  label: string
-  fromRound: number
-  toRound: number
-  window: ChartPoint[]
-  average: number
-  slope: number
-  intercept: number
-  /** Formatted rows, in the order of the SNIA "Steady State Determination Data" block (digest B §3.2). */
-  rows: KV[]
-  steady: boolean
-  verdict: string
-}
-
-export interface TableData {
-  /** Column headings, the first is the row label heading. */
-  columns: string[]
-  rows: Array<{label: string; cells: string[]}>
-  note: string
-}
-
-export interface SummaryData {
+  /** "Steady State" cell and whether every steady-state loop reached it (true when the test has none). */
+  steadyState: {text: string; achieved: boolean}
+  /** Summary page: headline results and one line on the verdict. */
+  headline: KV[]
   verdict: string
   verdictDetail: string
-  steady: boolean
-  device: KV[]
-  headline: KV[]
-  compliance: string
-  reasons: string[]
-  deviations: string[]
-  runStatus: string
-  howToRead: string[]
+  /** Extra rows of the summary page's device block (IOPS: rounds run). */
+  summaryRows?: KV[]
+  pages: ProgramPageSpec[]
 }
 
-export type PageKind = 'summary' | 'chart' | 'closeup' | 'table' | 'tables' | 'claims' | 'params' | 'appendix'
+export type ProgramPageBuilder = (input: ProgramReportInput) => ProgramSection
 
-export interface ReportPage {
-  number: number
-  total: number
-  /** "Page 3 of 17". */
-  pageLabel: string
-  kind: PageKind
-  title: string
-  caption: string
-  /** Chart id (key of the svg map) for chart and closeup pages, else null. */
-  chart: string | null
-  summary: SummaryData | null
-  determination: Determination | null
-  tables: Array<TableData & {heading: string}>
-  appendix: null | {part: number; parts: number; files: Array<{path: string; bytes: string; sha256: string}>}
-  /** Claims pages only (absent on every other page, so a run without claims.json keeps its model). */
-  claims?: ClaimsPageData
-  note: string
+export interface ProgramReportModel {
+  schemaVersion: 1
+  generatedAt: string
+  generatedBy: string
+  runId: string
+  test: string
+  reportTitle: string
+  header: ReportHeader
+  pages: ReportPage[]
+  /** Vega-Lite specs by chart id (the pages' `chart`). */
+  charts: Record<string, TopLevelSpec>
 }
-
-/** What the IOPS report's charts are drawn from (report/program/tests/iops.ts builds it from the loop phase). */
-export interface IopsData {
-  rounds: number[]
-  windowFrom: number | null
-  windowTo: number | null
-  convergence: ConvergencePoint[]
-  tracking: TrackingData[]
-  determinations: Determination[]
-  matrix: MatrixCell[]
-  /** Mixes and block sizes in table order (digest B §6.3): 0/100 -> 100/0, 0.5 KiB -> 1024 KiB. */
-  mixesWriteFirst: number[]
-  blockSizesSmallFirst: number[]
-}
-
-/** Raw-file rows per appendix page (each appendix page carries the full header). */
-export const APPENDIX_ROWS_PER_PAGE = 64
 
 
 const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
+const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 
-/** Test Platform column of the SNIA header (digest B §6.1), shared by every test's report. */
-export function platformKV(m: RunManifest, ioengine: string): KV[] {
-  return [
-    {label: 'Host', value: m.host.hostname},
-    {label: 'CPU', value: `${m.host.cpu} (${m.host.cores} cores)`},
-    {label: 'Memory', value: formatBytes(m.host.memoryBytes)},
-    {label: 'OS', value: m.host.os},
-    {label: 'Kernel', value: `${m.host.kernel} (${m.host.arch})`},
-    {label: 'Test SW', value: `pts ${m.tool.version}; ${m.fio.version} (${ioengine})`},
-  ]
+export function phasesOf<K extends PhaseResult['kind']>(r: ProgramResults, kind: K): Array<Extract<PhaseResult, {kind: K}>> {
+  return r.phases.filter((p): p is Extract<PhaseResult, {kind: K}> => p.kind === kind)
 }
 
-/** Device Under Test column of the SNIA header (digest B §6.1), shared by every test's report. */
-export function deviceKV(m: RunManifest, writeCacheRequired: string, purge: string): KV[] {
+/** "Rounds 3-7" / "Rounds 21-25 (NOT ACHIEVED)" for one loop phase. */
+export function loopSteadyText(p: Extract<PhaseResult, {kind: 'loop'}>): {text: string; achieved: boolean} {
+  const ss = p.steadyState
+  const w = ss.fromRound === null ? 'n/a' : `${ss.fromRound}-${ss.toRound}`
+  if (ss.verdict === 'steady') return {text: `Rounds ${w}`, achieved: true}
+  if (ss.verdict === 'not-achieved') return {text: `Rounds ${w} (NOT ACHIEVED)`, achieved: false}
+  return {text: `NOT ACHIEVED (${p.rounds.length} rounds, run incomplete)`, achieved: false}
+}
+
+/** The determination block of one tracking variable (digest B §3.2), in the variable's unit. */
+export function programDetermination(v: VariableEvaluation, label: string, unit: string, scale: number, pctData: number, pctSlope: number, decimals = 3): Determination {
+  return determination(v, label, pctData, pctSlope, {unit, scale, decimals, fitUnit: true})
+}
+
+/** The determination block of a loop's tracking variable, with the excursion limits the run recorded (results criteria). */
+export function loopDetermination(loop: Extract<PhaseResult, {kind: 'loop'}>, v: VariableEvaluation, label: string, unit: string, scale: number, decimals = 3): Determination {
+  return programDetermination(v, label, unit, scale, loop.criteria.maxDataExcursionPct, loop.criteria.maxSlopeExcursionPct, decimals)
+}
+
+/** The shaded measurement window of a loop on a per-round chart, or undefined before there is one. */
+export function windowBand(loop: Extract<PhaseResult, {kind: 'loop'}> | undefined): {from: number; to: number; label: string} | undefined {
+  const ss = loop?.steadyState
+  return ss && ss.fromRound !== null && ss.toRound !== null ? {from: ss.fromRound - 0.5, to: ss.toRound + 0.5, label: 'window'} : undefined
+}
+
+export function programHeader(input: ProgramReportInput, section: ProgramSection): ReportHeader {
+  const {manifest: m, results: r} = input
+  const p = r.parameters
   const id = m.target.identity
-  return [
-    {label: 'Vendor', value: none(id.vendor)},
-    {label: 'Model', value: none(id.model)},
-    {label: 'S/N', value: none(id.serial)},
-    {label: 'Firmware', value: none(id.firmware)},
-    {label: 'Capacity', value: `${formatDecimalGB(id.capacityBytes)} (${fixed(id.capacityBytes, 0)} B)`},
-    {label: 'Interface', value: `${id.interface} (${m.target.kind} ${m.target.path})`},
-    {label: 'Write cache', value: `${id.writeCache} (required: ${writeCacheRequired})`},
-    {label: 'Purge', value: purge},
-  ]
-}
-
-/**
- * The SNIA "Steady State Determination Data" block of one tracking variable (digest B §3.2), in
- * the variable's unit: values are multiplied by `scale` (1e-6 for ns -> ms, MB/s from B/s) and
- * printed with `decimals`; `fitUnit` appends the unit to the fit formula (every test but IOPS).
- */
-export function determination(v: VariableEvaluation, label: string, pctData: number, pctSlope: number,
-  o: {unit?: string; scale?: number; decimals?: number; fitUnit?: boolean} = {}): Determination {
-  const unitName = o.unit ?? 'IOPS'
-  const scale = o.scale ?? 1
-  const u = ` ${unitName}`
-  const f = (x: number) => fixed(x * scale, o.decimals ?? 3)
-  const fit = fitFormula(v.slope * scale, v.intercept * scale)
-  const rows: KV[] = [
-    {label: 'Measurement Window', value: `Rounds ${v.fromRound}-${v.toRound}`},
-    {label: 'Average', value: f(v.average) + u},
-    {label: `Allowed Max Data Excursion (${pctData}%)`, value: f(v.allowedDataExcursion) + u},
-    {label: 'Measured Max Data Excursion', value: `${f(v.dataExcursion)}${u} (${v.dataExcursionOk ? 'pass' : 'FAIL'})`},
-    {label: `Allowed Max Slope Excursion (${pctSlope}%)`, value: f(v.allowedSlopeExcursion) + u},
-    {label: 'Measured Max Slope Excursion', value: `${f(v.slopeExcursion)}${u} (${v.slopeExcursionOk ? 'pass' : 'FAIL'})`},
-    {label: 'Least Squares Linear Fit Formula', value: o.fitUnit ? `${fit} (${unitName})` : fit},
-    {label: 'Correlation Coefficient R²', value: v.rSquared === null ? 'n/a (constant values)' : v.rSquared.toFixed(4)},
-  ]
+  const purges = phasesOf(r, 'purge')
+  const reasons = [...m.compliance.reasons]
+  if (r.status !== 'complete') reasons.push(`run status: ${r.status}`)
+  const compliant = m.compliance.compliant && r.status === 'complete'
   return {
-    id: v.id,
-    label,
-    fromRound: v.fromRound,
-    toRound: v.toRound,
-    window: v.window.map(w => ({round: w.round, value: w.value})),
-    average: v.average,
-    slope: v.slope,
-    intercept: v.intercept,
-    rows,
-    steady: v.steady,
-    verdict: v.steady ? 'Steady state criteria met' : 'Steady state criteria NOT met',
+    runStart: fmtInstant(m.createdAt),
+    reportDate: fmtInstant(input.generatedAt),
+    runFinish: fmtInstant(m.finishedAt),
+    title: `${testTitle(r.test)} Test - Report Page`,
+    subtitle: section.subtitle,
+    revision: revisionLabel(r.revision),
+    profile: cap(r.profile),
+    vendor: none(id.vendor),
+    model: none(id.model),
+    testedBy: `pts ${m.tool.version} on ${m.host.hostname}`,
+    platform: platformKV(m, p.ioengine),
+    device: deviceKV(m, p.writeCacheRequired, purges.length === 0 ? 'none' : [...new Set(purges.map(x => `${x.method} (${x.status})`))].join(', ')),
+    setup: [{label: 'Data Pattern', value: 'RND'}, {label: 'ActiveRange', value: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`}, ...section.setup],
+    test: [...section.test, {label: 'Steady State', value: section.steadyState.text}],
+    steadyState: section.steadyState.text,
+    steadyAchieved: section.steadyState.achieved,
+    compliant,
+    complianceText: compliant ? 'Compliant' : 'NOT COMPLIANT',
+    reasons,
+    deviations: [...m.deviations],
   }
 }
 
-export function matrixTable(cells: MatrixCell[], mixes: number[], sizes: number[], value: (c: MatrixCell) => string, note: string): TableData {
-  return {
-    columns: ['Block Size', ...mixes.map(mixLabel)],
-    rows: sizes.map(bs => ({
-      label: blockSizeLabel(bs),
-      cells: mixes.map(rp => {
-        const c = cells.find(x => x.readPct === rp && x.blockSizeBytes === bs)
-        return c ? value(c) : 'n/a'
-      }),
-    })),
-    note,
+const HOW_TO_READ = [
+  'Every page repeats the SNIA header: device, test platform, set-up and test parameters. A non-compliant run says so, with reasons, on every page.',
+  'Steady-state loops report the average over the 5-round measurement window (rounds x-4 to x); if steady state was not reached by the round limit, the last 5 rounds are used and marked NOT ACHIEVED (digest B §3).',
+  'Time series (WSAT, XSR, HIR) are one fio job per sample, run back to back; their values are fio\'s own per-sample statistics.',
+  'IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are in ms; 5 9s is fio\'s 99.999th percentile over every IO of the point.',
+  'Values the digest marks as implementation-derived or open are listed with their source in the parameters table; the appendix lists every raw fio job and output with its SHA-256.',
+]
+
+export function buildProgramReportModel(input: ProgramReportInput, builder: ProgramPageBuilder): ProgramReportModel {
+  const {manifest: m, results: r} = input
+  const section = builder(input)
+  const header = programHeader(input, section)
+  type Draft = PageDraft
+  const blank = BLANK_PAGE
+  const charts: Record<string, TopLevelSpec> = {}
+  const summary: SummaryData = {
+    verdict: section.verdict,
+    verdictDetail: section.verdictDetail,
+    steady: section.steadyState.achieved,
+    device: [
+      {label: 'Vendor', value: header.vendor},
+      {label: 'Model', value: header.model},
+      {label: 'Serial', value: none(m.target.identity.serial)},
+      {label: 'Firmware', value: none(m.target.identity.firmware)},
+      {label: 'Capacity', value: header.device[4].value},
+      {label: 'Interface', value: m.target.identity.interface},
+      {label: 'Target', value: `${m.target.kind} ${m.target.path}`},
+      ...(section.summaryRows ?? []),
+      {label: 'Time scale', value: r.parameters.timeScale === 1 ? '1 (full durations)' : `${r.parameters.timeScale} (shortened, non-compliant)`},
+    ],
+    headline: section.headline,
+    compliance: header.complianceText,
+    reasons: header.reasons,
+    deviations: header.deviations,
+    runStatus: r.status,
+    howToRead: HOW_TO_READ,
   }
-}
-
-export type PageDraft = Omit<ReportPage, 'number' | 'total' | 'pageLabel' | 'caption'> & {plot: boolean}
-
-/** The fields of a page that most kinds leave empty. */
-export const BLANK_PAGE: Pick<PageDraft, 'chart' | 'summary' | 'determination' | 'tables' | 'appendix' | 'note'> = {chart: null, summary: null, determination: null, tables: [], appendix: null, note: ''}
-
-/** The raw-file appendix: every file under raw/ with its size and SHA-256, APPENDIX_ROWS_PER_PAGE a page. */
-export function appendixDrafts(files: RawFile[], runId: string, what: string): PageDraft[] {
-  const parts = Math.max(1, Math.ceil(files.length / APPENDIX_ROWS_PER_PAGE))
-  return Array.from({length: parts}, (_, i) => ({...BLANK_PAGE, kind: 'appendix' as const, plot: false,
-    title: `Appendix - Raw Files and SHA-256 (${i + 1} of ${parts})`,
-    appendix: {part: i + 1, parts, files: files.slice(i * APPENDIX_ROWS_PER_PAGE, (i + 1) * APPENDIX_ROWS_PER_PAGE).map(f => ({path: f.path, bytes: fmtFileBytes(f.bytes), sha256: f.sha256}))},
-    note: i === 0 ? `${files.length} files under raw/ of run ${runId}: ${what}.` : ''}))
-}
-
-/** "Page n of N" and the "Plot A.n - <title>" captions numbered through the report (digest B §6.1). */
-export function numberPages(drafts: PageDraft[]): ReportPage[] {
-  const total = drafts.length
-  let plotNo = 0
-  return drafts.map((d, i) => {
-    const {plot, ...rest} = d
-    return {...rest, number: i + 1, total, pageLabel: `Page ${i + 1} of ${total}`, caption: plot ? `Plot A.${++plotNo} - ${d.title}` : d.title}
+  const drafts: Draft[] = [{...blank, kind: 'summary', title: `${testTitle(r.test)} Test - Summary`, plot: false, summary}]
+  section.pages.forEach((p, i) => {
+    let chart: string | null = null
+    if (p.chart) { chart = `${r.test}-${i + 1}`; charts[chart] = p.chart }
+    drafts.push({...blank, kind: p.kind, title: p.title, plot: true, chart, determination: p.determination ?? null, tables: p.tables ?? [], note: p.note ?? ''})
   })
+  // Datasheet claims vs measured (pts verify), before the parameters; not a SNIA plot, so no "Plot A.n".
+  if (input.claims) {
+    const ds = input.claims.datasheet
+    for (const c of claimsPages(input.claims)) {
+      const chart = `claims-${c.part}`
+      charts[chart] = claimsSpec(c.bars)
+      drafts.push({...blank, kind: 'claims', plot: false, chart, claims: c,
+        title: `Claims vs measured - ${ds.vendor} ${ds.model}${c.parts > 1 ? ` (${c.part} of ${c.parts})` : ''}`})
+    }
+  }
+  // Parameters with their provenance (digest §0: spec / implementation-derived / open).
+  const params = r.parameters.specParameters
+  const perPage = 16
+  for (let i = 0; i * perPage < params.length; i++) {
+    drafts.push({...blank, kind: 'params', plot: false, title: `${testTitle(r.test)} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
+      tables: [{heading: 'Constants of this test and where they come from (spec = the specification; implementation-derived = taken from public implementations; open = not confirmed)',
+        columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => ({label: x.name, cells: [x.value + (x.note ? ` (${x.note})` : ''), x.source]})), note: ''}]})
+  }
+  drafts.push(...appendixDrafts(input.rawFiles, r.runId, 'every fio job file (.fio), its JSON output (.json) and logs'))
+  const pages = numberPages(drafts)
+  return {
+    schemaVersion: 1,
+    generatedAt: input.generatedAt,
+    generatedBy: `pts ${m.tool.version}`,
+    runId: r.runId,
+    test: r.test,
+    reportTitle: `${header.title} - ${header.vendor === 'none' ? '' : header.vendor + ' '}${header.model} - ${r.runId}`,
+    header,
+    pages,
+    charts,
+  }
 }
+

@@ -12,48 +12,9 @@
  * a limit are judged exactly for integer and binary-fraction data; the reported numbers
  * (average, excursions, slope, ...) are ordinary floating-point values.
  */
-/** The criteria of a steady-state window, as the test definition or the stored run gives them. */
-export interface SteadyStateCriteria {
-  /** Rounds in the measurement window (x-4..x = 5; digest Part A 2). */
-  windowRounds: number
-  /** Max data excursion, percent of the window average (20; digest B §3.1). */
-  maxDataExcursionPct: number
-  /** Max slope excursion, percent of the window average (10; digest B §3.1). */
-  maxSlopeExcursionPct: number
-}
+import type {RoundValue, SteadyStateCriteria, VariableEvaluation, WindowStatus} from '../model/results.js'
 
-export interface RoundValue {
-  round: number
-  value: number
-}
-
-export interface VariableEvaluation {
-  id: string
-  /** The window's rounds and values (abscissa = round number). */
-  window: RoundValue[]
-  fromRound: number
-  toRound: number
-  average: number
-  min: number
-  max: number
-  /** max - min over the window. */
-  dataExcursion: number
-  /** maxDataExcursionPct % of the average. */
-  allowedDataExcursion: number
-  /** Least-squares fit y = slope * round + intercept. */
-  slope: number
-  intercept: number
-  /** |slope| * (n - 1): the fitted line's rise across the window. */
-  slopeExcursion: number
-  allowedSlopeExcursion: number
-  /** Coefficient of determination of the fit; null when all values are equal. */
-  rSquared: number | null
-  dataExcursionOk: boolean
-  slopeExcursionOk: boolean
-  steady: boolean
-}
-
-export type WindowStatus = 'steady' | 'not-steady' | 'not-yet'
+export type {RoundValue, SteadyStateCriteria, VariableEvaluation, WindowStatus}
 
 export interface WindowEvaluation {
   /** The last complete round (x). */

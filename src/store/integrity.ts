@@ -12,23 +12,8 @@ import {join} from 'node:path'
 import {UsageError} from '../errors.js'
 import {writeJsonAtomic} from './atomic.js'
 
-export interface FileHash { path: string; bytes: number; sha256: string }
-
-export interface Integrity {
-  algorithm: 'sha256'
-  sealedAt: string
-  files: FileHash[]
-}
-
-export interface ManifestSignature {
-  /** What was signed: the exact bytes of manifest.json. */
-  signs: 'manifest.json'
-  keyType: string
-  /** SHA-256 of the public key (SPKI DER), hex: which key to verify with. */
-  publicKeyFingerprint: string
-  signedAt: string
-  signatureBase64: string
-}
+export type {FileHash, Integrity, ManifestSignature} from '../model/manifest.js'
+import type {FileHash, Integrity, ManifestSignature} from '../model/manifest.js'
 
 export const SIGNATURE_FILE = 'manifest.sig'
 
@@ -60,20 +45,6 @@ export function computeSeal(runDir: string, now = new Date()): Integrity {
   return {algorithm: 'sha256', sealedAt: now.toISOString(), files: sealedPaths(runDir).map(p => hashFile(runDir, p))}
 }
 
-/** Compare a seal with the files now on disk (pure): every changed, missing or added file, by path. */
-export function compareSeal(sealed: readonly FileHash[], now: readonly FileHash[]): {changed: string[]; missing: string[]; added: string[]} {
-  const cur = new Map(now.map(f => [f.path, f]))
-  const was = new Set(sealed.map(f => f.path))
-  const changed: string[] = []
-  const missing: string[] = []
-  for (const f of sealed) {
-    const c = cur.get(f.path)
-    if (!c) missing.push(f.path)
-    else if (c.sha256 !== f.sha256 || c.bytes !== f.bytes) changed.push(`${f.path} (sealed ${f.bytes} B sha256 ${f.sha256.slice(0, 12)}…, now ${c.bytes} B sha256 ${c.sha256.slice(0, 12)}…)`)
-  }
-  const added = now.filter(f => !was.has(f.path)).map(f => f.path)
-  return {changed, missing, added}
-}
 
 function readKeyFile(file: string, flag: string): string {
   try {

@@ -11,9 +11,10 @@
  */
 import type {Measurement} from '../engine/parse.js'
 import type {VariableEvaluation, WindowStatus} from '../steady-state/evaluate.js'
-import {workloadLabel} from '../program/expand.js'
-import {loopWindowAverages, type LoopWindowAverage, type PhaseResult, type ProgramResults, type StepResult} from '../program/results.js'
-import type {RunManifest, RunStatus} from './types.js'
+import {workloadLabel} from '../plan/expand.js'
+import {type LoopWindowAverage, type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
+import {loopWindowAverages} from '../steady-state/conclude.js'
+import type {RunManifest, RunStatus} from '../model/manifest.js'
 
 export interface V1PointResult extends Measurement {
   index: number

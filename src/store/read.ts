@@ -8,8 +8,8 @@ import {existsSync, readFileSync, statSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {RunDirError} from '../errors.js'
 import {assertValid} from '../validate.js'
-import type {RunManifest} from './types.js'
-import type {ProgramResults} from '../program/results.js'
+import type {RunManifest} from '../model/manifest.js'
+import type {ProgramResults} from '../model/results.js'
 import {isV1Results, migrateV1, type V1RunResults} from './migrate-v1.js'
 
 function readJson(path: string, what: string): unknown {

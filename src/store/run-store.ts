@@ -4,8 +4,8 @@ import {join} from 'node:path'
 import {StorageError, UsageError} from '../errors.js'
 import {assertValid} from '../validate.js'
 import {writeFileAtomic, writeJsonAtomic} from './atomic.js'
-import type {RunManifest} from './types.js'
-import type {ProgramResults} from '../program/results.js'
+import type {RunManifest} from '../model/manifest.js'
+import type {ProgramResults} from '../model/results.js'
 
 export class RunStore {
   constructor(readonly dir: string) {}

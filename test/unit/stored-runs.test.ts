@@ -14,10 +14,10 @@ import {readClaimsFile} from '../../src/claims/load.js'
 import {verifyRuns} from '../../src/claims/match.js'
 import {loadCompareRuns} from '../../src/compare/load.js'
 import {buildCompareModel, checkCompatibility} from '../../src/compare/model.js'
-import {loopView} from '../../src/program/loop-view.js'
-import {buildProgramReportModel} from '../../src/report/program/model.js'
-import {programCsv} from '../../src/report/program/render.js'
-import {PROGRAM_PAGE_BUILDERS} from '../../src/report/program/tests/index.js'
+import {loopView} from '../../src/analysis/loop-view.js'
+import {buildProgramReportModel} from '../../src/report/model.js'
+import {programCsv} from '../../src/report/csv.js'
+import {PROGRAM_PAGE_BUILDERS} from '../../src/report/pages/index.js'
 import {loadRun} from '../../src/report/load.js'
 import {isV1Results} from '../../src/store/migrate-v1.js'
 import {readStoredRun} from '../../src/store/read.js'
@@ -133,7 +133,7 @@ describe('runs stored by the previous pts (test/fixtures/runs-v1)', function () 
 
   it('pts compare reads them: two v1 IOPS runs side by side, with a ratio per matrix point', () => {
     const runs = loadCompareRuns([join(FIXTURES, 'iops-complete-signed'), join(FIXTURES, 'iops-interrupted-resumed')])
-    expect(checkCompatibility(runs.map(r => r.results)).ok).to.equal(true)
+    expect(checkCompatibility(runs.map(r => r.results!)).ok).to.equal(true)
     const model = buildCompareModel(runs, {generatedAt: '2026-12-01T00:00:00Z'})
     expect(model.pages.length).to.be.greaterThan(2)
     const a = loopView(readStoredRun(join(FIXTURES, 'iops-complete-signed')).results)!

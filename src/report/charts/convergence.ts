@@ -1,7 +1,7 @@
 /** Plot: IOPS steady-state convergence, all block sizes (digest B §5.1 page 1). Pure. */
 import type {TopLevelSpec} from 'vega-lite'
 import {blockSizeLabel} from '../../units.js'
-import type {IopsData} from '../model.js'
+import type {IopsData} from '../page-kit.js'
 import {CHART_CONFIG, CHART_HEIGHT, CHART_WIDTH, SERIES_COLORS, SHAPES, VL_SCHEMA} from './common.js'
 import {downsampleGroups} from './downsample.js'
 

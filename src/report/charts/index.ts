@@ -1,6 +1,6 @@
 /** The charts of the IOPS pages, keyed by the chart ids the IOPS page builder uses. Pure. */
 import type {TopLevelSpec} from 'vega-lite'
-import type {IopsData} from '../model.js'
+import type {IopsData} from '../page-kit.js'
 import {convergenceSpec} from './convergence.js'
 import {iops2dSpec} from './iops-2d.js'
 import {iopsMatrixSpec} from './iops-matrix.js'

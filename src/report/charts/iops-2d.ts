@@ -1,7 +1,7 @@
 /** Plot: IOPS - all R/W mixes and block sizes, 2D (digest B §5.1 page 5): IOPS vs block size, one line per mix. Pure. */
 import type {TopLevelSpec} from 'vega-lite'
 import {blockSizeLabel, mixLabel} from '../../units.js'
-import type {IopsData} from '../model.js'
+import type {IopsData} from '../page-kit.js'
 import {CHART_CONFIG, CHART_HEIGHT, CHART_WIDTH, SERIES_COLORS, SHAPES, VL_SCHEMA} from './common.js'
 
 export function iops2dSpec(data: IopsData): TopLevelSpec {

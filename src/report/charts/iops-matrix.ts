@@ -6,7 +6,7 @@
  */
 import type {TopLevelSpec} from 'vega-lite'
 import {blockSizeLabel, mixLabel} from '../../units.js'
-import type {IopsData} from '../model.js'
+import type {IopsData} from '../page-kit.js'
 import {CHART_CONFIG, CHART_WIDTH, VL_SCHEMA} from './common.js'
 
 export function iopsMatrixSpec(data: IopsData): TopLevelSpec {

@@ -4,7 +4,7 @@
  * measurement window shaded. Pure.
  */
 import type {TopLevelSpec} from 'vega-lite'
-import type {IopsData} from '../model.js'
+import type {IopsData} from '../page-kit.js'
 import {CHART_CONFIG, CHART_WIDTH, SERIES_COLORS, VL_SCHEMA} from './common.js'
 import {downsampleMinMax} from './downsample.js'
 

@@ -4,7 +4,7 @@
  * from the slope and intercept stored in results.json. Pure.
  */
 import type {TopLevelSpec} from 'vega-lite'
-import type {Determination} from '../model.js'
+import type {Determination} from '../page-kit.js'
 import {CHART_CONFIG, CHART_HEIGHT, CHART_WIDTH, VL_SCHEMA} from './common.js'
 
 const SERIES = ['IOPS', 'Average', '110% * Average', '90% * Average', 'Least squares fit'] as const

@@ -1,0 +1,43 @@
+/** `pts plan <test>`: the plan's text (every phase with its timeline and the test's constants) and its job texts. Pure. */
+import type {ProgramPlan} from '../plan/expand.js'
+import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
+import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
+
+/** Human text of a plan: every phase with its timeline, and the minimum and maximum duration. Pure. */
+export function planText(plan: ProgramPlan, targetLabel: string, refusals: string[]): string {
+  const o = plan.options
+  const s = plan.spec
+  const lines = [
+    `PTS ${s.title} test (${s.subtitle}), revision ${s.revision}, profile ${o.profile} (${s.clause})`,
+    `Target: ${targetLabel}, ${formatBytes(plan.target.sizeBytes)} (${formatDecimalGB(plan.target.sizeBytes)})`,
+    `Safety: ${refusals.length === 0 ? 'would proceed' : `would REFUSE:\n${refusals.map(r => `  - ${r}`).join('\n')}`}`,
+    `Compliance: ${plan.compliance.compliant ? 'compliant' : `NON-COMPLIANT: ${plan.compliance.reasons.join('; ')}`}`,
+    `Conditions: ActiveRange ${plan.profile.activeRangePct}% (${formatBytes(plan.activeRangeBytes)}), write cache ${plan.profile.writeCache}, TC ${o.threadCount}/QD ${o.queueDepth} unless a phase fixes its own, data pattern random, ioengine ${o.ioengine}, time scale ${o.timeScale}${plan.selectedWorkload ? `, workload ${plan.selectedWorkload.key}: ${plan.selectedWorkload.label}` : ''}`,
+    '',
+    'Timeline:',
+  ]
+  plan.timeline.forEach((t, i) => {
+    const d = t.minSec === t.maxSec ? formatDuration(t.minSec) : `${formatDuration(t.minSec)} to ${formatDuration(t.maxSec)}`
+    lines.push(`  ${String(i + 1).padStart(2)}. ${t.title} [${t.phase}]: ${t.detail}${t.maxSec > 0 ? ` (${d})` : ''}`)
+  })
+  lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device)`)
+  lines.push('', 'Parameters (source: spec, implementation-derived or open; digest §0):')
+  for (const p of s.parameters) lines.push(`  - ${p.name}: ${p.value} [${p.source}]${p.note ? ` ${p.note}` : ''}`)
+  return lines.join('\n')
+}
+
+/** Job texts of the first step of every phase (pts plan --json). */
+export function planJobs(plan: ProgramPlan): Record<string, string> {
+  const jobs: Record<string, string> = {}
+  plan.phases.forEach((ph, pi) => {
+    // the seeds the run uses: round 1 point 1 of a loop, the first (or only) step of every other phase
+    const seed = stepSeed(plan.options.seed, pi, ph.kind === 'loop' ? 1 : 0, 0)
+    if (ph.kind === 'wipc') jobs[ph.id] = programWipcJob(plan, ph, seed)
+    if (ph.kind === 'loop') jobs[ph.id] = programJob(plan, {comment: `${ph.id} round 1 point 1: ${ph.points[0].label}`, section: ph.points[0].id, workload: ph.points[0], seconds: ph.pointSeconds, seed})
+    if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
+    if (ph.kind === 'series') jobs[ph.id] = programJob(plan, {comment: `${ph.id} sample 1`, section: ph.id, workload: ph.workload, seconds: ph.sampleSeconds, seed})
+    if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: 0, seed, bursts: {burstSeconds: ph.burstSeconds, idleSeconds: ph.idleSeconds, repeats: ph.repeats, logAvgMsec: ph.logAvgMsec, iopsLogPrefix: '<run>/raw/bursts'}})
+  })
+  return jobs
+}
+

@@ -1,0 +1,264 @@
+/**
+ * `pts audit` of a test-program run (TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH). Pure, like the IOPS
+ * audit (checks.ts): every step is recomputed from its raw fio JSON, every loop's steady-state
+ * determination and window averages from the recomputed steps with the criteria the run recorded,
+ * series byte counts and stop reasons, HIR burst IOPS from fio's IOPS log, CBW/DIRTH operating
+ * points and histograms from the json+ bins; then the report model, the seal and signature, purge,
+ * WIPC volume, step durations, loop order, idle gaps within phases, device identity and job
+ * parameters. A departure passes only when the run disclosed it.
+ */
+import type {FileHash} from '../store/integrity.js'
+import type {RunManifest} from '../model/manifest.js'
+import {type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
+import {concludeLoop} from '../steady-state/conclude.js'
+import {burstIops, chooseOperatingPoints, histogramFromBins} from '../analysis/derive.js'
+import type {PlannedPhase, ProgramPoint} from '../plan/expand.js'
+import {purgeLog, stepsOf} from '../analysis/steps.js'
+import {jobValue, parseIopsLog, parseJobFile} from '../engine/parse.js'
+import {check, disclosed, gapReason, MEASUREMENT_KEYS, measureRaw, identityCheck, idleGaps, integrityCheck, jsonDiff, parseRaw, signatureCheck, type AuditCheck, type ParsedRaw, type AuditResult, type SignatureState} from './checks.js'
+
+export interface ProgramAuditInput {
+  manifest: RunManifest
+  results: ProgramResults
+  raw: ReadonlyMap<string, string | null>
+  sealNow: FileHash[]
+  signature: SignatureState
+  buildModel: (results: ProgramResults) => unknown
+  storedModel: {file: string; model: unknown} | null
+  maxGapMs: number
+}
+
+
+/** The loop phase as planned, rebuilt from what results.json recorded (points from round 1, criteria, tracking). */
+function plannedLoop(p: Extract<PhaseResult, {kind: 'loop'}>): Extract<PlannedPhase, {kind: 'loop'}> | null {
+  const first = p.rounds[0]
+  if (!first) return null
+  const points: ProgramPoint[] = first.points.map(s => ({access: 'random', readPct: s.readPct, blockSizeBytes: s.blockSizeBytes, bssplit: null, zones: null, threadCount: s.threadCount, queueDepth: s.queueDepth, label: s.label, index: s.index, id: s.id}))
+  const c = p.criteria
+  return {
+    kind: 'loop', id: p.id, title: p.title, points, pointSeconds: c.pointSeconds, preRound: null, maxRounds: c.maxRounds, roundCap: c.maxRounds, dimensions: [],
+    steadyState: {windowRounds: c.windowRounds, maxDataExcursionPct: c.maxDataExcursionPct, maxSlopeExcursionPct: c.maxSlopeExcursionPct, maxRounds: c.maxRounds,
+      tracking: p.tracking.map(t => ({id: t.id, label: t.label, metric: t.metric, select: {pointIndex: t.pointIndex}}))},
+  }
+}
+
+
+export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
+  const {manifest: m, results} = inp
+  const checks: AuditCheck[] = [integrityCheck(m, inp.sealNow), signatureCheck(inp.signature)]
+  const r = structuredClone(results)
+  const steps = stepsOf(r)
+  /** Every raw fio output parsed once, whichever check reads it. */
+  const parsed: ParsedRaw = new Map()
+  /** The steps of each phase, in order (for time order and idle gaps). */
+  const byPhase = new Map<PhaseResult, StepResult[]>()
+  for (const s of steps) {
+    const list = byPhase.get(s.phase) ?? []
+    list.push(s.step)
+    byPhase.set(s.phase, list)
+  }
+
+  // Measurements: every step from its raw fio JSON.
+  const mProblems: string[] = []
+  for (const s of steps) {
+    const mm = measureRaw(inp.raw, s.step.raw.json, s.what, mProblems, parsed)
+    if (!mm) continue
+    for (const k of MEASUREMENT_KEYS) {
+      if (!Object.is(s.step[k], mm[k])) mProblems.push(`results.json ${s.pointer}/${k} (${s.what}): stored ${JSON.stringify(s.step[k])}, raw ${s.step.raw.json} gives ${JSON.stringify(mm[k])}`)
+    }
+    Object.assign(s.step, mm)
+  }
+  for (const [pi, p] of r.phases.entries()) {
+    if (p.kind !== 'wipc' || !p.raw) continue
+    const mm = measureRaw(inp.raw, p.raw.json, p.id, mProblems, parsed)
+    if (!mm) continue
+    for (const [k, v] of [['writtenBytes', mm.writeBytes], ['bwBytesPerSec', mm.writeBwBytesPerSec], ['runtimeSec', mm.runtimeSec]] as const) {
+      if (!Object.is(p[k], v)) mProblems.push(`results.json /phases/${pi}/${k}: stored ${JSON.stringify(p[k])}, raw ${p.raw.json} gives ${v}`)
+    }
+    Object.assign(p, {writtenBytes: mm.writeBytes, bwBytesPerSec: mm.writeBwBytesPerSec, runtimeSec: mm.runtimeSec})
+  }
+  checks.push(check('measurements', 'Every step recomputed from its raw fio JSON', mProblems,
+    `${steps.length} fio steps and ${r.phases.filter(p => p.kind === 'wipc').length} WIPC jobs: every stored IOPS, bandwidth, byte count and latency equals the value recomputed from raw/`))
+
+  // Derived values: loop verdicts and window averages, series bytes, bursts, operating points.
+  const dProblems: string[] = []
+  const finished = results.status === 'complete'
+  r.phases.forEach((p, pi) => {
+    if (p.kind === 'loop') {
+      const plan = plannedLoop(p)
+      if (!plan) return
+      const c = concludeLoop(plan, p.rounds, finished || p.status === 'done')
+      for (const key of ['tracking', 'evaluations', 'steadyState', 'windowAverages'] as const) {
+        for (const d of jsonDiff(p[key], c[key], `/phases/${pi}/${key}`)) dProblems.push(`results.json ${d.replace(/: /, ': stored ').replace(' ≠ ', ', recomputed ')}`)
+      }
+      Object.assign(p, c)
+    }
+    if (p.kind === 'series') {
+      let cum = 0
+      p.samples.forEach((x, k) => {
+        cum += x.writeBytes
+        if (x.cumulativeWrittenBytes !== cum) dProblems.push(`results.json /phases/${pi}/samples/${k}/cumulativeWrittenBytes: stored ${x.cumulativeWrittenBytes}, recomputed ${cum}`)
+        x.cumulativeWrittenBytes = cum
+      })
+      if (p.writtenBytes !== cum) dProblems.push(`results.json /phases/${pi}/writtenBytes: stored ${p.writtenBytes}, recomputed ${cum}`)
+      p.writtenBytes = cum
+    }
+    if (p.kind === 'bursts' && p.job) {
+      const job = inp.raw.get(p.job.raw.job)
+      const logAvg = job ? Number(jobValue(parseJobFile(job), 'log_avg_msec')) : NaN
+      const log = p.log ? inp.raw.get(p.log) : null
+      if (!p.log || log === null || log === undefined) dProblems.push(`${p.id}: the IOPS log ${p.log ?? '(none recorded)'} is missing`)
+      else {
+        const b = burstIops(parseIopsLog(log), p.idleSeconds, logAvg)
+        for (const d of jsonDiff(p.bursts, b, `/phases/${pi}/bursts`)) dProblems.push(`results.json ${d} (recomputed from ${p.log})`)
+        p.bursts = b
+      }
+    }
+    if (p.kind === 'histogram' && p.job) {
+      const parsedJob = parseRaw(inp.raw, p.job.raw.json, parsed)
+      if (parsedJob && !(parsedJob instanceof Error)) {
+        const h = histogramFromBins(parsedJob.groups[0].clatBins)
+        for (const d of jsonDiff(p.histogram, h, `/phases/${pi}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${p.job.raw.json})`)
+        p.histogram = h
+      }
+    }
+    if (p.kind === 'operating-points') {
+      const dv = r.phases.find(x => x.kind === 'loop' && x.id === (p.fromPhase ?? 'dv')) as Extract<PhaseResult, {kind: 'loop'}> | undefined
+      if (dv) {
+        const chosen = chooseOperatingPoints(dv.windowAverages, p.ceilingMs)
+        const stored = p.points.map(o => ({role: o.role, threadCount: o.threadCount, queueDepth: o.queueDepth, iops: o.iops, latMeanNs: o.latMeanNs, reason: o.reason}))
+        for (const d of jsonDiff(stored, chosen, `/phases/${pi}/points`)) dProblems.push(`results.json ${d} (operating points re-chosen from the recomputed DV window averages)`)
+      }
+      p.points.forEach((o, k) => {
+        if (!o.measure) return
+        const parsedJob = parseRaw(inp.raw, o.measure.raw.json, parsed)
+        if (!parsedJob || parsedJob instanceof Error) return
+        const h = histogramFromBins(parsedJob.groups[0].clatBins)
+        for (const d of jsonDiff(o.histogram, h, `/phases/${pi}/points/${k}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${o.measure.raw.json})`)
+        o.histogram = h
+      })
+    }
+  })
+  checks.push(check('steady-state', 'Steady state, window averages, series totals, bursts and operating points recomputed', dProblems,
+    r.phases.filter(p => p.kind === 'loop').map(p => `${p.id}: ${(p as Extract<PhaseResult, {kind: 'loop'}>).steadyState.verdict}`).join('; ') + ' - equal to the recomputation from raw/ (digest B §3)'))
+
+  // Report model: rebuilt from the recomputed results.
+  const rebuilt = inp.buildModel(r) as Record<string, unknown>
+  const rp: string[] = []
+  // report-model.json written by a pts before the one-pipeline format has the IOPS model's shape
+  // (a `data` block, no `charts`): it cannot equal today's model, so the model built from
+  // results.json is compared with the rebuilt one instead, and the check says so.
+  const oldShape = inp.storedModel !== null && typeof inp.storedModel.model === 'object' && inp.storedModel.model !== null &&
+    'data' in inp.storedModel.model && !('charts' in inp.storedModel.model)
+  if (inp.storedModel && !oldShape) {
+    const stored = inp.storedModel.model as Record<string, unknown>
+    for (const d of jsonDiff({...stored, generatedAt: rebuilt.generatedAt, generatedBy: rebuilt.generatedBy}, rebuilt)) rp.push(`${inp.storedModel.file} ${d}`)
+  } else {
+    for (const d of jsonDiff(inp.buildModel(results), rebuilt)) rp.push(`report model from results.json ${d}`)
+  }
+  checks.push(check('report', 'Report model equals the one rebuilt from raw data', rp, inp.storedModel && !oldShape ? `${inp.storedModel.file} equals the model rebuilt from the raw data`
+    : `the report model built from results.json equals the one rebuilt from the raw data${oldShape ? ` (${inp.storedModel!.file} was written by an earlier pts in another model format and is not compared)` : ''}`))
+
+  // Purge before the test (and before each TP block size).
+  {
+    const problems: string[] = []
+    const purges = r.phases.map((p, pi) => ({p, pi})).filter((x): x is {p: Extract<PhaseResult, {kind: 'purge'}>; pi: number} => x.p.kind === 'purge')
+    for (const {p, pi} of purges) {
+      const after = r.phases.slice(pi + 1).some(q => q.status !== 'pending')
+      if (p.status === 'failed' && after) problems.push(`results.json /phases/${pi}: ${p.id} failed yet the device was written afterwards`)
+      if (m.target.kind === 'file' && p.status !== 'skipped' && p.status !== 'pending') problems.push(`results.json /phases/${pi}: a file target is never purged, but ${p.id} says ${p.method} ${p.status}`)
+      if (m.target.kind === 'block' && p.status === 'done') {
+        const log = inp.raw.get(purgeLog(p, pi))
+        if (!log) problems.push(`${purgeLog(p, pi)} (the purge tool output) is missing`)
+        else {
+          try {
+            const j = JSON.parse(log) as {ok?: boolean; method?: string}
+            if (j.ok !== true || j.method !== p.method) problems.push(`${p.id}: the purge tool output says ok=${j.ok} method=${j.method}, results.json says ${p.method} done`)
+          } catch { problems.push(`${p.id}: the purge tool output is not valid JSON`) }
+        }
+      }
+      if (p.deviation && !m.deviations.includes(p.deviation) && !disclosed(m, /purge/)) problems.push(`${p.id}: the purge deviation "${p.deviation}" is not disclosed`)
+    }
+    if (m.target.kind === 'file' && !disclosed(m, /regular file/)) problems.push('manifest.json /compliance: a file target must be marked non-compliant')
+    checks.push(check('purge', 'Purge method and outcome', problems, `${purges.length} purge${purges.length === 1 ? '' : 's'}: ${[...new Set(purges.map(x => `${x.p.method} (${x.p.status})`))].join(', ') || 'none in this test'}`))
+  }
+
+  // WIPC volume (fio's byte count) against the required multiple.
+  {
+    const problems: string[] = []
+    const w = r.phases.filter((p): p is Extract<PhaseResult, {kind: 'wipc'}> => p.kind === 'wipc' && p.status === 'done')
+    for (const p of w) {
+      if (p.writtenBytes !== p.plannedBytes) problems.push(`${p.id}: wrote ${p.writtenBytes} bytes, the plan was ${p.plannedBytes}`)
+      if (p.writtenBytes < p.requiredBytes && !disclosed(m, /WIPC/)) problems.push(`${p.id}: wrote ${p.writtenBytes} bytes, the spec requires ${p.requiredBytes}, and the run is not marked non-compliant for it`)
+    }
+    checks.push(check('wipc', 'WIPC volume written', problems, w.length ? w.map(p => `${p.id}: ${p.writtenBytes} of ${p.requiredBytes} required bytes${p.writtenBytes < p.requiredBytes ? ' (disclosed as non-compliant)' : ''}`).join('; ') : 'this test has no WIPC'))
+  }
+
+  // Step durations (fio's runtime) against the planned lengths.
+  {
+    const problems: string[] = []
+    let n = 0
+    for (const s of steps) {
+      const job = inp.raw.get(s.step.raw.job)
+      if (!job) continue
+      const rt = jobValue(parseJobFile(job), 'runtime') ?? ''
+      const want = /ms$/.test(rt) ? Number(rt.slice(0, -2)) / 1000 : Number(rt)
+      if (!Number.isFinite(want)) continue
+      n++
+      const tol = Math.max(0.25, want * 0.02)
+      if (Math.abs(s.step.runtimeSec - want) > tol) problems.push(`${s.step.raw.json} (${s.what}): fio ran ${s.step.runtimeSec} s, the job asked for ${want} s`)
+    }
+    for (const p of r.phases) if (p.kind === 'loop' && p.criteria.pointSeconds < 60 && p.rounds.length > 0 && !disclosed(m, /test points of|time scale/)) problems.push(`${p.id}: points of ${p.criteria.pointSeconds} s (spec 60 s) and the run is not marked non-compliant for it`)
+    checks.push(check('durations', 'Step durations', problems, `${n} fio steps ran the time their job asked for (2 % or 0.25 s)`))
+  }
+
+  // Loop order within rounds; time forward within each phase.
+  {
+    const problems: string[] = []
+    r.phases.forEach((p, pi) => {
+      if (p.kind !== 'loop') return
+      const ref = p.rounds[0]?.points.map(x => x.id) ?? []
+      p.rounds.forEach((rd, ri) => {
+        if (rd.round !== ri + 1) problems.push(`results.json /phases/${pi}/rounds/${ri}: round ${rd.round}, expected ${ri + 1}`)
+        rd.points.forEach((x, k) => { if (x.index !== k || x.id !== ref[k]) problems.push(`results.json /phases/${pi}/rounds/${ri}/points/${k}: ${x.id} (index ${x.index}), round 1 has ${ref[k]} here`) })
+      })
+    })
+    for (const [p, ss] of byPhase) for (let i = 1; i < ss.length; i++) if (BigInt(ss[i].startNs) < BigInt(ss[i - 1].endNs)) problems.push(`${p.id}: ${ss[i].raw.json} started before ${ss[i - 1].raw.json} ended`)
+    checks.push(check('loop-order', 'Loop order and time order', problems, 'every loop round in the spec\'s order (as round 1), every step after the previous one'))
+  }
+
+  // Idle gaps between consecutive steps within a phase (phase boundaries: a new fio pipeline, about 0.3 s; not checked).
+  {
+    const gapsIn: Array<{from: string; to: string; endNs: bigint; startNs: bigint}> = []
+    for (const [p, ss] of byPhase) if (p.kind !== 'operating-points') for (let i = 1; i < ss.length; i++) gapsIn.push({from: ss[i - 1].raw.json, to: ss[i].raw.json, endNs: BigInt(ss[i - 1].endNs), startNs: BigInt(ss[i].startNs)})
+    const g = idleGaps(gapsIn, m.events, inp.maxGapMs)
+    checks.push(check('idle-gaps', 'Idle gaps between steps within each phase', g.problems, gapReason(g, inp.maxGapMs)))
+  }
+
+  // Device identity.
+  checks.push(identityCheck(m, [...r.phases.flatMap(p => (p.kind === 'wipc' && p.raw ? [p.raw.job] : [])), ...steps.map(s => s.step.raw.job)], inp.raw))
+
+  // Job parameters: TC = numjobs, QD = iodepth, block size and mix as stored.
+  {
+    const problems: string[] = []
+    let n = 0
+    for (const s of steps) {
+      const text = inp.raw.get(s.step.raw.job)
+      if (!text) continue
+      n++
+      const j = parseJobFile(text)
+      const want: Record<string, string> = {numjobs: String(s.step.threadCount), iodepth: String(s.step.queueDepth), direct: '1'}
+      if (s.step.blockSizeBytes !== null) want.bs = String(s.step.blockSizeBytes)
+      for (const [k, v] of Object.entries(want)) {
+        const got = jobValue(j, k)
+        if (got !== v) problems.push(`${s.step.raw.job} (${s.what}): ${k}=${got ?? '(none)'}, expected ${v}`)
+      }
+      const rw = jobValue(j, 'rw')
+      const readPct = rw === 'randread' || rw === 'read' ? 100 : rw === 'randwrite' || rw === 'write' ? 0 : Number(jobValue(j, 'rwmixread'))
+      if (readPct !== s.step.readPct) problems.push(`${s.step.raw.job} (${s.what}): rw=${rw} is R/W ${readPct}, the step is ${s.step.readPct}`)
+    }
+    checks.push(check('job-parameters', 'fio job parameters match each step', problems, `${n} job files: block size (or bssplit), R/W mix, numjobs = TC, iodepth = QD, direct=1`))
+  }
+
+  return {schemaVersion: 1, runId: m.runId, test: m.test, revision: m.revision, ok: checks.every(c => c.status !== 'fail'), checks}
+}

@@ -1,0 +1,88 @@
+/**
+ * fio job text of one step of a test program. Pure. The same mapping as IOPS (digest Part A 6):
+ * TC -> numjobs, QD -> iodepth, direct=1, refill_buffers, norandommap + a recorded randseed,
+ * blockalign = block size, group_reporting; block-size mixes as fio bssplit and LBA zones as
+ * random_distribution=zoned (digest B §5.7); HIR bursts as one job with thinktime (host idle
+ * inside fio, so the idle time is exact) and an IOPS log per burst.
+ */
+import {commonGlobal, fioMs, hookLines, rwFor, wipcJobText, type ExecHooks} from './jobfile.js'
+import {pointSeed} from '../plan/target.js'
+import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
+
+export interface ProgramStepJob {
+  /** "loop dv round 3 point 12/49: ..." */
+  comment: string
+  section: string
+  workload: ResolvedWorkload
+  /** time_based runtime in seconds (a bursts job's runtime comes from `bursts`). */
+  seconds: number
+  seed: number
+  /** HIR: write burstSeconds then idle idleSeconds, repeated; IOPS logged to iopsLogPrefix every logAvgMsec. */
+  bursts?: {burstSeconds: number; idleSeconds: number; repeats: number; logAvgMsec: number; iopsLogPrefix: string}
+}
+
+/** "bssplit=512/4:1024/1:..." (fio: block size / percent). */
+export function bssplitLine(w: ResolvedWorkload): string[] {
+  if (!w.bssplit) return [`bs=${w.blockSizeBytes}`, `blockalign=${w.blockSizeBytes}`]
+  const min = Math.min(...w.bssplit.map(s => s.blockSizeBytes))
+  return [`bssplit=${w.bssplit.map(s => `${s.blockSizeBytes}/${s.pct}`).join(':')}`, `blockalign=${min}`]
+}
+
+/** "random_distribution=zoned:50/5:30/15:20/80" (fio: access percent / range percent). */
+export function zonesLine(w: ResolvedWorkload): string[] {
+  if (!w.zones || w.access !== 'random') return []
+  return [`random_distribution=zoned:${w.zones.map(z => `${z.accessPct}/${z.rangePct}`).join(':')}`]
+}
+
+/**
+ * Where each thread works: random IO over the whole ActiveRange; sequential IO with several
+ * threads gives each thread its own slice (offset_increment), so that they do not all stream
+ * over the same LBAs.
+ */
+function rangeLines(plan: ProgramPlan, w: ResolvedWorkload): string[] {
+  if (w.access === 'sequential' && w.threadCount > 1) {
+    const align = w.bssplit ? Math.max(...w.bssplit.map(s => s.blockSizeBytes)) : w.blockSizeBytes!
+    const slice = Math.floor(plan.activeRangeBytes / w.threadCount / align) * align
+    return ['offset=0', `size=${slice}`, `offset_increment=${slice}`]
+  }
+  return ['offset=0', `size=${plan.activeRangeBytes}`]
+}
+
+export function programJob(plan: ProgramPlan, step: ProgramStepJob, hooks?: ExecHooks): string {
+  const w = step.workload
+  const b = step.bursts
+  const runtime = b ? b.repeats * (b.burstSeconds + b.idleSeconds) : step.seconds
+  return [
+    `; pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${step.comment}`,
+    ...commonGlobal(plan.options.ioengine, plan.target.path),
+    ...rangeLines(plan, w),
+    'time_based=1',
+    `runtime=${fioMs(runtime)}`,
+    'norandommap=1',
+    'randrepeat=0',
+    `randseed=${step.seed}`,
+    '',
+    `[${step.section}]`,
+    ...rwFor(w.readPct, w.access),
+    ...bssplitLine(w),
+    ...zonesLine(w),
+    `iodepth=${w.queueDepth}`,
+    `numjobs=${w.threadCount}`,
+    ...(b ? [`thinktime=${Math.round(b.idleSeconds * 1e6)}us`, `thinktime_iotime=${fioMs(b.burstSeconds)}`, `write_iops_log=${b.iopsLogPrefix}`, `log_avg_msec=${b.logAvgMsec}`, 'per_job_logs=0'] : []),
+    ...hookLines(hooks),
+    '',
+  ].join('\n')
+}
+
+/** WIPC of a program phase: SEQ writes of exactly totalBytes, one section per thread over its own slice (as IOPS). */
+export function programWipcJob(plan: ProgramPlan, phase: Extract<PlannedPhase, {kind: 'wipc'}>, seed: number, hooks?: ExecHooks): string {
+  return wipcJobText({
+    header: `pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${phase.id}`, ioengine: plan.options.ioengine, targetPath: plan.target.path,
+    blockSizeBytes: phase.blockSizeBytes, totalBytes: phase.totalBytes, queueDepth: phase.queueDepth, seed, slices: phase.slices, section: phase.id,
+  }, hooks)
+}
+
+/** Seed of a program step: derived from the run seed, the phase's position and the step (recorded with every job). */
+export function stepSeed(runSeed: number, phaseIndex: number, round: number, index: number): number {
+  return pointSeed(runSeed, phaseIndex * 100_000 + round, index)
+}

@@ -1,0 +1,300 @@
+/**
+ * Program expansion: (program spec, options, target) -> every phase a run will do, with concrete
+ * workloads, scaled durations, the points of each loop in the spec's order, the timeline with its
+ * minimum and maximum duration, and the compliance verdict. Pure (digest B §4-5, Part A 6, 7, 10).
+ */
+import {PlanError} from '../errors.js'
+import {wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from './target.js'
+import type {ProfileId, ProfileParams, Revision} from '../model/tests.js'
+import {blockSizeLabel, formatDuration, mixLabel} from '../units.js'
+import type {BlockSizeShare, LoopDimension, PhaseSpec, ProgramSpec, ProgramTracking, SteadyStateSpec, Workload, Zone} from '../model/definition.js'
+
+export interface ProgramOptions {
+  revision: Revision
+  profile: ProfileId
+  /** The run's TC/QD (profile defaults or operator); a workload with fixed TC/QD keeps its own. */
+  threadCount: number
+  queueDepth: number
+  /** Loop point length (spec 60 s). */
+  pointSeconds: number
+  /** Round limit of every steady-state loop (spec 25). */
+  maxRounds: number
+  /** At the round limit without steady state: stop (window = the last rounds, NOT ACHIEVED) or continue up to roundCap rounds. */
+  onNoSteadyState: 'stop' | 'continue'
+  /** Operator cap on the rounds of a loop that continues past the round limit (onNoSteadyState continue). */
+  roundCap: number
+  /** WIPC volume as a multiple of the PC ActiveRange; null = the test definition's (x the time scale). */
+  wipcMultiple: number | null
+  /** 0 < f <= 1: scales every fixed-duration phase, pre-write, histogram run and capacity multiple. */
+  timeScale: number
+  ioengine: string
+  seed: number
+  /** Key of spec.workloads (WSAT optional workloads, DIRTH access pattern); null = the spec's default. */
+  workload: string | null
+  /** DIRTH/CBW response-time ceiling for MaxIOPS, ms (operator choice; null = the spec's). */
+  ceilingMs: number | null
+  /** Operator limits of series phases (WSAT): seconds, bytes written; null = none. */
+  maxSeconds: number | null
+  maxWrittenBytes: number | null
+  /** WSAT: stop a series early at steady state (optional in the spec). */
+  steadyStateExit: boolean
+}
+
+/** A concrete workload: what one fio job does. */
+export interface ResolvedWorkload {
+  access: 'random' | 'sequential'
+  readPct: number
+  /** Single block size, or null with a bssplit. */
+  blockSizeBytes: number | null
+  bssplit: BlockSizeShare[] | null
+  zones: Zone[] | null
+  threadCount: number
+  queueDepth: number
+  /** "RND 4KiB W", "SEQ 1024KiB R/W 90/10", "CBW mix R/W 40/60". */
+  label: string
+}
+
+export interface ProgramPoint extends ResolvedWorkload {
+  index: number
+  /** File-name-safe id, e.g. "rw65-bs8k", "tc32-qd16", "r07". */
+  id: string
+}
+
+export type PlannedPhase =
+  | {kind: 'purge'; id: string; title: string}
+  | {kind: 'wipc'; id: string; title: string; blockSizeBytes: number; totalBytes: number; requiredBytes: number; capacityMultiple: number; slices: WipcSlice[]; threadCount: number; queueDepth: number}
+  | {kind: 'loop'; id: string; title: string; points: ProgramPoint[]; pointSeconds: number; preRound: null | {workload: ResolvedWorkload; seconds: number}; steadyState: SteadyStateSpec; maxRounds: number
+    /** The last round the runner may start: maxRounds, or the operator's cap when the loop continues past the limit without steady state. */
+    roundCap: number; dimensions: LoopDimension[]}
+  | {kind: 'series'; id: string; title: string; workload: ResolvedWorkload; sampleSeconds: number; maxSamples: number; durationSeconds: number
+    /** Whether the duration is the spec's (x time scale) or the operator's --max-seconds (recorded as what ended the phase). */
+    durationBy: 'spec' | 'operator'
+    stopAtBytes: number | null; stopAtCapacityMultiple: number | null; steadyStateExit: null | {trackEvery: number; windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number}}
+  | {kind: 'bursts'; id: string; title: string; workload: ResolvedWorkload; burstSeconds: number; idleSeconds: number; repeats: number; waitState: number; logAvgMsec: number}
+  | {kind: 'operating-points'; id: string; title: string; fromPhase: string; ceilingMs: number; prewrite: {workload: ResolvedWorkload; seconds: number}; measureSeconds: number}
+  | {kind: 'histogram'; id: string; title: string; workload: ResolvedWorkload; seconds: number; optional: boolean}
+
+export interface TimelineEntry { phase: string; title: string; minSec: number; maxSec: number; detail: string }
+
+export interface ProgramPlan {
+  spec: ProgramSpec
+  options: ProgramOptions
+  profile: ProfileParams
+  target: TargetInfo
+  activeRangeBytes: number
+  preconditionActiveRangeBytes: number
+  purge: PurgePlan
+  /** The workload --workload picked (label), or null when the spec has none. */
+  selectedWorkload: null | {key: string; label: string}
+  phases: PlannedPhase[]
+  compliance: {compliant: boolean; reasons: string[]}
+  deviations: string[]
+  timeline: TimelineEntry[]
+  durations: {minSec: number; maxSec: number}
+}
+
+/** Smallest sample / burst length a time scale may produce (fio needs some IO in each). */
+export const MIN_SCALED_SECONDS = 0.2
+
+const alignDown = (n: number, a: number) => Math.floor(n / a) * a
+
+export function workloadLabel(w: Omit<ResolvedWorkload, 'label'>): string {
+  const acc = w.access === 'random' ? 'RND' : 'SEQ'
+  const bs = w.bssplit ? 'CBW mix' : blockSizeLabel(w.blockSizeBytes!)
+  const mix = w.readPct === 100 ? 'R' : w.readPct === 0 ? 'W' : `R/W ${mixLabel(w.readPct)}`
+  return `${acc} ${bs} ${mix}`
+}
+
+function resolveWorkload(w: Workload, selected: Workload | null, opts: ProgramOptions, where: string): ResolvedWorkload {
+  const base: Workload = w.base === 'selected' ? {...(selected ?? {}), ...w} : w
+  if (w.base === 'selected' && !selected) throw new PlanError(`${where}: the workload refers to the selected workload, but the spec has none`)
+  const access = base.access
+  const readPct = base.readPct
+  if (access === undefined || readPct === undefined) throw new PlanError(`${where}: the workload has no access or readPct`)
+  const bssplit = base.bssplit ?? null
+  const blockSizeBytes = bssplit ? null : base.blockSizeBytes ?? null
+  if (!bssplit && blockSizeBytes === null) throw new PlanError(`${where}: the workload has neither blockSizeBytes nor bssplit`)
+  const r = {
+    access, readPct, blockSizeBytes, bssplit,
+    zones: base.zones ?? null,
+    threadCount: base.threadCount ?? opts.threadCount,
+    queueDepth: base.queueDepth ?? opts.queueDepth,
+  }
+  return {...r, label: workloadLabel(r)}
+}
+
+const bsId = (bs: number) => (bs % 1024 === 0 ? `${bs / 1024}k` : `${bs}b`)
+
+/** The points of one round of a loop phase, outer loop first, in the spec's value order (digest Part A 7). */
+export function expandLoopPoints(base: ResolvedWorkload, loops: Array<{dimension: LoopDimension; values: number[]}>): ProgramPoint[] {
+  let combos: Array<Partial<Record<LoopDimension, number>>> = [{}]
+  for (const l of loops) combos = combos.flatMap(c => l.values.map(v => ({...c, [l.dimension]: v})))
+  return combos.map((c, index) => {
+    const w = {
+      ...base,
+      readPct: c.readPct ?? base.readPct,
+      blockSizeBytes: c.blockSizeBytes ?? base.blockSizeBytes,
+      bssplit: c.blockSizeBytes !== undefined ? null : base.bssplit,
+      threadCount: c.threadCount ?? base.threadCount,
+      queueDepth: c.queueDepth ?? base.queueDepth,
+    }
+    const parts: string[] = []
+    for (const l of loops) {
+      const v = c[l.dimension]!
+      if (l.dimension === 'readPct') parts.push(`rw${v}`)
+      if (l.dimension === 'blockSizeBytes') parts.push(`bs${bsId(v)}`)
+      if (l.dimension === 'threadCount') parts.push(`tc${v}`)
+      if (l.dimension === 'queueDepth') parts.push(`qd${v}`)
+      if (l.dimension === 'repeat') parts.push(`r${String(v).padStart(2, '0')}`)
+    }
+    const label = workloadLabel(w) + (loops.some(l => l.dimension === 'threadCount' || l.dimension === 'queueDepth') ? ` TC ${w.threadCount}/QD ${w.queueDepth}` : '') +
+      (c.repeat !== undefined ? ` #${c.repeat}` : '')
+    return {...w, index, id: parts.join('-') || 'p', label}
+  })
+}
+
+/** Does a point match a tracking variable's selection? */
+export function selects(t: ProgramTracking, p: ProgramPoint): boolean {
+  const s = t.select
+  return (s.pointIndex === undefined || s.pointIndex === p.index) && (s.readPct === undefined || s.readPct === p.readPct) &&
+    (s.blockSizeBytes === undefined || s.blockSizeBytes === p.blockSizeBytes) && (s.threadCount === undefined || s.threadCount === p.threadCount) &&
+    (s.queueDepth === undefined || s.queueDepth === p.queueDepth)
+}
+
+function scaled(sec: number, f: number): number {
+  return Math.max(MIN_SCALED_SECONDS, sec * f)
+}
+
+export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target: TargetInfo): ProgramPlan {
+  const profile = spec.profiles[options.profile]
+  if (!profile) throw new PlanError(`revision ${spec.revision} has no ${options.profile} profile for ${spec.id} (it has: ${Object.keys(spec.profiles).join(', ')})`)
+  if (!(options.timeScale > 0 && options.timeScale <= 1)) throw new PlanError(`time scale ${options.timeScale}: must be greater than 0 and at most 1`)
+  const f = options.timeScale
+  let selected: Workload | null = null
+  let selectedWorkload: ProgramPlan['selectedWorkload'] = null
+  if (spec.workloads) {
+    const key = options.workload ?? spec.defaultWorkload!
+    const w = spec.workloads[key]
+    if (!w) throw new PlanError(`workload "${key}" is not defined for ${spec.id} ${spec.revision} (choose one of: ${Object.keys(spec.workloads).join(', ')})`)
+    selected = w.workload
+    selectedWorkload = {key, label: w.label}
+  } else if (options.workload !== null) {
+    throw new PlanError(`${spec.id} has no alternative workloads; --workload does not apply`)
+  }
+
+  // Every block size the program uses must fit the target's sector (digest B §2.4).
+  const allBs: number[] = []
+  const collect = (w: ResolvedWorkload) => { if (w.blockSizeBytes) allBs.push(w.blockSizeBytes); for (const s of w.bssplit ?? []) allBs.push(s.blockSizeBytes) }
+
+  const phases: PlannedPhase[] = []
+  const timeline: TimelineEntry[] = []
+  const reasons: string[] = []
+  const deviations: string[] = []
+  const notCompliantIf = (cond: boolean, reason: string) => { if (cond && !reasons.includes(reason)) reasons.push(reason) }
+  // The ActiveRange: aligned to the largest block size any phase uses (computed after resolving).
+  const resolved: Array<{spec: PhaseSpec; ws: ResolvedWorkload[]; points?: ProgramPoint[]}> = spec.phases.map(ph => {
+    const where = `${spec.id} phase ${ph.id}`
+    if (ph.kind === 'loop') {
+      const base = resolveWorkload(ph.workload, selected, options, where)
+      const points = expandLoopPoints(base, ph.loops)
+      const ws = [...points, ...(ph.preRound ? [resolveWorkload(ph.preRound.workload, selected, options, `${where} pre-round write`)] : [])]
+      return {spec: ph, ws, points}
+    }
+    if (ph.kind === 'series' || ph.kind === 'bursts' || ph.kind === 'histogram') return {spec: ph, ws: [resolveWorkload(ph.workload, selected, options, where)]}
+    if (ph.kind === 'operating-points') return {spec: ph, ws: [resolveWorkload(ph.prewrite.workload, selected, options, `${where} pre-write`)]}
+    return {spec: ph, ws: []}
+  })
+  for (const r of resolved) for (const w of r.ws) collect(w)
+  const wipcBsAll = spec.phases.filter(p => p.kind === 'wipc').map(p => (p as {blockSizeBytes: number}).blockSizeBytes)
+  const maxBs = Math.max(...allBs, ...wipcBsAll)
+  for (const bs of [...allBs, ...wipcBsAll]) {
+    if (bs % target.logicalSectorBytes !== 0) throw new PlanError(`the target's logical sector is ${target.logicalSectorBytes} bytes; ${blockSizeLabel(bs)} IOs cannot run on it (digest B §2.4)`)
+  }
+  const activeRangeBytes = alignDown(target.sizeBytes * profile.activeRangePct / 100, maxBs)
+  const preconditionActiveRangeBytes = alignDown(target.sizeBytes * profile.preconditionActiveRangePct / 100, maxBs)
+  const maxTc = Math.max(1, ...resolved.flatMap(r => r.ws.map(w => w.threadCount)))
+  if (activeRangeBytes < maxBs * maxTc) throw new PlanError(`the target is too small: the ActiveRange of ${activeRangeBytes} bytes must hold at least one ${blockSizeLabel(maxBs)} block per thread (${maxTc} threads)`)
+
+  for (const r of resolved) {
+    const ph = r.spec
+    if (ph.kind === 'purge') {
+      phases.push({kind: 'purge', id: ph.id, title: ph.title})
+      timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `${target.purge.method}${target.purge.deviation ? ' (deviation)' : ''}; its duration depends on the device`})
+    } else if (ph.kind === 'wipc') {
+      const multiple = options.wipcMultiple ?? ph.capacityMultiple * f
+      const tc = options.threadCount
+      const range = alignDown(preconditionActiveRangeBytes, ph.blockSizeBytes)
+      const {totalBytes, slices} = wipcSlices(range, tc, ph.blockSizeBytes, multiple)
+      phases.push({kind: 'wipc', id: ph.id, title: ph.title, blockSizeBytes: ph.blockSizeBytes, totalBytes, requiredBytes: range * ph.capacityMultiple, capacityMultiple: multiple, slices, threadCount: tc, queueDepth: options.queueDepth})
+      notCompliantIf(multiple < ph.capacityMultiple, `WIPC of ${+(multiple.toFixed(4))}x instead of ${ph.capacityMultiple}x the ActiveRange${options.wipcMultiple === null ? ` (time scale ${f})` : ''}`)
+      timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `SEQ ${blockSizeLabel(ph.blockSizeBytes)} writes, ${totalBytes} bytes (${+(multiple.toFixed(4))}x the PC ActiveRange); its duration depends on the device`})
+    } else if (ph.kind === 'loop') {
+      const pointSeconds = ph.pointSeconds === null ? options.pointSeconds : ph.pointSeconds * f
+      const preRound = ph.preRound ? {workload: r.ws.at(-1)!, seconds: scaled(ph.preRound.seconds, f)} : null
+      const maxRounds = options.maxRounds
+      const roundCap = options.onNoSteadyState === 'continue' ? Math.max(maxRounds, options.roundCap) : maxRounds
+      for (const t of ph.steadyState.tracking) {
+        if (!r.points!.some(p => selects(t, p))) throw new PlanError(`${spec.id} phase ${ph.id}: tracking variable ${t.id} selects no point of the round`)
+      }
+      phases.push({kind: 'loop', id: ph.id, title: ph.title, points: r.points!, pointSeconds, preRound, steadyState: ph.steadyState, maxRounds, roundCap, dimensions: ph.loops.map(l => l.dimension)})
+      const roundSec = r.points!.length * pointSeconds + (preRound?.seconds ?? 0)
+      const minRounds = Math.min(ph.steadyState.windowRounds, maxRounds)
+      timeline.push({phase: ph.id, title: ph.title, minSec: minRounds * roundSec, maxSec: roundCap * roundSec,
+        detail: `rounds of ${r.points!.length} points x ${formatDuration(pointSeconds)}${preRound ? ` after a ${formatDuration(preRound.seconds)} pre-write` : ''} until steady state (${minRounds}-${maxRounds} rounds${roundCap > maxRounds ? `, continuing without steady state up to ${roundCap}` : ''})`})
+      notCompliantIf(ph.pointSeconds === null && options.pointSeconds < 60, `test points of ${options.pointSeconds} s instead of 60 s`)
+      notCompliantIf(maxRounds < ph.steadyState.maxRounds, `round limit ${maxRounds} instead of ${ph.steadyState.maxRounds}`)
+    } else if (ph.kind === 'series') {
+      const w = r.ws[0]
+      const sampleSeconds = scaled(ph.sampleSeconds, f)
+      let durationSeconds = ph.durationSeconds * f
+      const durationBy = options.maxSeconds !== null && options.maxSeconds < durationSeconds ? 'operator' : 'spec'
+      if (durationBy === 'operator') durationSeconds = options.maxSeconds!
+      const maxSamples = Math.max(1, Math.round(durationSeconds / sampleSeconds))
+      const capBytes = ph.stopAtCapacityMultiple === null ? null : Math.round(target.sizeBytes * ph.stopAtCapacityMultiple * f)
+      const stopAtBytes = [capBytes, options.maxWrittenBytes].filter((x): x is number => x !== null).reduce<number | null>((a, b) => (a === null ? b : Math.min(a, b)), null)
+      const sse = options.steadyStateExit ? ph.steadyStateExit : null
+      if (options.steadyStateExit && !ph.steadyStateExit) throw new PlanError(`${spec.id} phase ${ph.id} has no steady-state exit`)
+      phases.push({kind: 'series', id: ph.id, title: ph.title, workload: w, sampleSeconds, maxSamples, durationSeconds: maxSamples * sampleSeconds, durationBy, stopAtBytes, stopAtCapacityMultiple: ph.stopAtCapacityMultiple === null ? null : ph.stopAtCapacityMultiple * f, steadyStateExit: sse})
+      timeline.push({phase: ph.id, title: ph.title, minSec: stopAtBytes !== null || sse ? 0 : maxSamples * sampleSeconds, maxSec: maxSamples * sampleSeconds,
+        detail: `${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, ${maxSamples} samples of ${formatDuration(sampleSeconds)}${stopAtBytes !== null ? `, or until ${stopAtBytes} bytes are written` : ''}${sse ? ', or steady state' : ''}`})
+      notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
+      notCompliantIf(options.maxSeconds !== null || options.maxWrittenBytes !== null, 'series phases shortened by an operator limit')
+    } else if (ph.kind === 'bursts') {
+      const w = r.ws[0]
+      const burstSeconds = ph.burstSeconds * f
+      const idleSeconds = ph.idleSeconds * f
+      const total = ph.repeats * (burstSeconds + idleSeconds)
+      // about 5 IOPS log entries per burst (fio log_avg_msec), at least 1 ms
+      const logAvgMsec = Math.max(1, Math.round(burstSeconds * 1000 / 5))
+      phases.push({kind: 'bursts', id: ph.id, title: ph.title, workload: w, burstSeconds, idleSeconds, repeats: ph.repeats, waitState: ph.waitState, logAvgMsec})
+      timeline.push({phase: ph.id, title: ph.title, minSec: total, maxSec: total, detail: `${ph.repeats} x (${formatDuration(burstSeconds)} ${w.label}, then ${formatDuration(idleSeconds)} host idle)`})
+      notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
+    } else if (ph.kind === 'histogram') {
+      const w = r.ws[0]
+      const seconds = scaled(ph.seconds, f)
+      phases.push({kind: 'histogram', id: ph.id, title: ph.title, workload: w, seconds, optional: ph.optional})
+      timeline.push({phase: ph.id, title: ph.title, minSec: seconds, maxSec: seconds, detail: `${w.label} TC ${w.threadCount}/QD ${w.queueDepth} for ${formatDuration(seconds)}, every IO's response time into fio's histogram${ph.optional ? ' (optional in the spec)' : ''}`})
+      notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
+    } else {
+      const ceilingMs = options.ceilingMs ?? ph.ceilingMs
+      const prewrite = {workload: r.ws[0], seconds: scaled(ph.prewrite.seconds, f)}
+      const measureSeconds = scaled(ph.measureSeconds, f)
+      phases.push({kind: 'operating-points', id: ph.id, title: ph.title, fromPhase: ph.fromPhase, ceilingMs, prewrite, measureSeconds})
+      const t = 3 * (prewrite.seconds + measureSeconds)
+      timeline.push({phase: ph.id, title: ph.title, minSec: t, maxSec: t, detail: `Max/Mid/Min IOPS points (ceiling ${ceilingMs} ms): each ${formatDuration(prewrite.seconds)} pre-write, then ${formatDuration(measureSeconds)} measured with a response-time histogram`})
+      notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
+    }
+  }
+
+  if (target.kind === 'file') reasons.unshift('target is a regular file, not a whole block device')
+  if (target.purge.deviation) {
+    deviations.push(target.purge.deviation)
+    reasons.push(target.purge.method === 'none' ? 'no purge' : `purge by ${target.purge.method}, not a PTS purge method`)
+  }
+  reasons.push(...(target.nonCompliant ?? []))
+  return {
+    spec, options, profile, target, activeRangeBytes, preconditionActiveRangeBytes, purge: target.purge, selectedWorkload,
+    phases, compliance: {compliant: reasons.length === 0, reasons}, deviations, timeline,
+    durations: {minSec: timeline.reduce((a, t) => a + t.minSec, 0), maxSec: timeline.reduce((a, t) => a + t.maxSec, 0)},
+  }
+}

@@ -1,0 +1,587 @@
+/**
+ * One test-program run end to end (TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH): the phases of the
+ * plan in order, each through the same fio engine, store and steady-state module as IOPS. Within a
+ * phase, fio jobs are started ahead and released by the previous job's end (no idle gap; digest
+ * Part A 7); a loop round's end is evaluated before the next round is released; a series stops on
+ * its first limit (duration, capacity written, operator limit, optional steady state).
+ *
+ * results.json is rewritten atomically after every step; completed steps survive a crash, and
+ * `pts resume` continues from the stored state (a cut loop round or bursts phase is re-run from
+ * its start; a cut series continues with its next sample; the interruption is a deviation).
+ */
+import type {KeyObject} from 'node:crypto'
+import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {EXIT, FioFailedError, FioOutputError, InterruptedError, PtsError} from '../errors.js'
+import {FioEngine, type StartedJob} from '../engine/fio.js'
+import {parseFioJson, parseIopsLog, type Measurement, type ParsedFio} from '../engine/parse.js'
+import type {ResolvedTarget} from '../device/target.js'
+import {runPurge, type PurgeChoice} from '../device/purge.js'
+import {Progress} from '../progress.js'
+import {identityText} from './identity.js'
+import {applyWriteCache, openRun, recordInterruption, resumeHousekeeping, sealRun, stopOnSignals} from './session.js'
+import {removeSignature} from '../store/integrity.js'
+import {RunStore} from '../store/run-store.js'
+import type {RunManifest} from '../model/manifest.js'
+import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
+import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
+import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
+import {type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
+import {concludeLoop} from '../steady-state/conclude.js'
+import {burstIops, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
+
+export interface ProgramRunInputs {
+  plan: ProgramPlan
+  target: ResolvedTarget
+  fio: {path: string; version: string}
+  runId: string
+  runDir: string
+  argv: string[]
+  toolVersion: string
+  host: RunManifest['host']
+  progress: Progress
+  purge: PurgeChoice | null
+  signKey?: KeyObject
+  resume?: {manifest: RunManifest; results: ProgramResults
+    /** Set aside everything measured and start again from the first phase (a clean, compliant run). */
+    restartFromPurge: boolean
+    interruption: {lastActivityAt: string; status: string; leftovers: string[]}}
+}
+
+export interface ProgramSummary {
+  runId: string
+  runDir: string
+  status: ProgramResults['status']
+  test: string
+  revision: string
+  profile: string
+  target: string
+  compliant: boolean
+  nonCompliantReasons: string[]
+  deviations: string[]
+  phases: Array<{id: string; kind: string; status: string; detail: string}>
+  /** Each loop's tracking variables with their window average and verdict. */
+  tracking: Array<{phase: string; id: string; label: string; windowAverage: number | null; steady: boolean | null}>
+  files: {manifest: string; results: string; raw: string}
+}
+
+type Step =
+  | {kind: 'wipc'}
+  | {kind: 'pre'; round: number}
+  | {kind: 'point'; round: number; index: number}
+  | {kind: 'sample'; index: number}
+  /** The one fio job of a bursts or histogram phase. */
+  | {kind: 'single'}
+  | {kind: 'op-pre'; op: number}
+  | {kind: 'op-measure'; op: number}
+
+const iso = (d: Date) => d.toISOString()
+const nsToIso = (ns: bigint) => new Date(Number(ns / 1_000_000n)).toISOString()
+const pad = (n: number, w: number) => String(n).padStart(w, '0')
+
+export function initialProgramResults(plan: ProgramPlan, runId: string): ProgramResults {
+  const o = plan.options
+  return {
+    schemaVersion: 1,
+    kind: 'program',
+    runId,
+    test: plan.spec.id,
+    revision: plan.spec.revision,
+    profile: o.profile,
+    status: 'running',
+    parameters: {
+      threadCount: o.threadCount, queueDepth: o.queueDepth, pointSeconds: o.pointSeconds, maxRounds: o.maxRounds,
+      onNoSteadyState: o.onNoSteadyState, roundCap: o.roundCap, wipcMultiple: o.wipcMultiple, timeScale: o.timeScale,
+      ioengine: o.ioengine, seed: o.seed, workload: plan.selectedWorkload?.key ?? null, workloadLabel: plan.selectedWorkload?.label ?? null,
+      ceilingMs: plan.phases.find(p => p.kind === 'operating-points') ? (plan.phases.find(p => p.kind === 'operating-points') as {ceilingMs: number}).ceilingMs : null,
+      maxSeconds: o.maxSeconds, maxWrittenBytes: o.maxWrittenBytes, steadyStateExit: o.steadyStateExit,
+      activeRangePct: plan.profile.activeRangePct, activeRangeBytes: plan.activeRangeBytes,
+      preconditionActiveRangePct: plan.profile.preconditionActiveRangePct, preconditionActiveRangeBytes: plan.preconditionActiveRangeBytes,
+      writeCacheRequired: plan.profile.writeCache, dataPattern: 'random', capacityBytes: plan.target.sizeBytes,
+      specParameters: plan.spec.parameters.map(p => ({...p})),
+    },
+    phases: plan.phases.map(p => emptyPhase(p, plan)),
+  }
+}
+
+function emptyPhase(p: PlannedPhase, plan: ProgramPlan): PhaseResult {
+  switch (p.kind) {
+    case 'purge': return {kind: 'purge', id: p.id, title: p.title, status: 'pending', method: plan.purge.method, deviation: plan.purge.deviation, startedAt: null, finishedAt: null, detail: ''}
+    case 'wipc': return {kind: 'wipc', id: p.id, title: p.title, status: 'pending', blockSizeBytes: p.blockSizeBytes, requiredBytes: p.requiredBytes, plannedBytes: p.totalBytes, writtenBytes: 0, bwBytesPerSec: 0, runtimeSec: 0, startedAt: null, finishedAt: null, raw: null}
+    case 'loop': return {kind: 'loop', id: p.id, title: p.title, status: 'pending',
+      criteria: {windowRounds: p.steadyState.windowRounds, maxDataExcursionPct: p.steadyState.maxDataExcursionPct, maxSlopeExcursionPct: p.steadyState.maxSlopeExcursionPct, maxRounds: p.maxRounds, pointSeconds: p.pointSeconds},
+      rounds: [], tracking: [], evaluations: [], steadyState: {verdict: 'pending', fromRound: null, toRound: null, variables: []}, windowAverages: []}
+    case 'series': return {kind: 'series', id: p.id, title: p.title, status: 'pending', sampleSeconds: p.sampleSeconds, samples: [], writtenBytes: 0, stopReason: null, steadyState: null}
+    case 'bursts': return {kind: 'bursts', id: p.id, title: p.title, status: 'pending', waitState: p.waitState, burstSeconds: p.burstSeconds, idleSeconds: p.idleSeconds, repeats: p.repeats, job: null, bursts: [], log: null}
+    case 'operating-points': return {kind: 'operating-points', id: p.id, title: p.title, status: 'pending', ceilingMs: p.ceilingMs, fromPhase: p.fromPhase, points: []}
+    case 'histogram': return {kind: 'histogram', id: p.id, title: p.title, status: 'pending', optional: p.optional, job: null, histogram: null}
+  }
+}
+
+function initialManifest(inp: ProgramRunInputs): RunManifest {
+  const {plan, target} = inp
+  return {
+    schemaVersion: 1, runId: inp.runId, test: plan.spec.id, revision: plan.spec.revision, profile: plan.options.profile, argv: inp.argv, cwd: process.cwd(),
+    status: 'running', createdAt: iso(new Date()), finishedAt: null, pid: process.pid, tool: {name: 'pts', version: inp.toolVersion}, fio: inp.fio,
+    node: process.version, host: inp.host, target: {kind: target.kind, path: target.path, sizeBytes: target.sizeBytes, identity: target.identity},
+    compliance: {...plan.compliance, reasons: [...plan.compliance.reasons]}, deviations: [...plan.deviations], events: [], error: null,
+  }
+}
+
+/** One line per phase for the summary and the progress notes (pure). */
+export function phaseDetail(r: PhaseResult): string {
+  switch (r.kind) {
+    case 'purge': return `${r.method}: ${r.status}${r.detail ? ` (${r.detail})` : ''}`
+    case 'wipc': return r.status === 'done' ? `${formatBytes(r.writtenBytes)} in ${formatDuration(r.runtimeSec)}` : r.status
+    case 'loop': return r.steadyState.verdict === 'steady' ? `steady state in rounds ${r.steadyState.fromRound}-${r.steadyState.toRound}`
+      : r.steadyState.verdict === 'not-achieved' ? `steady state NOT ACHIEVED (window rounds ${r.steadyState.fromRound}-${r.steadyState.toRound})` : `${r.rounds.length} rounds, ${r.status}`
+    case 'series': return `${r.samples.length} samples, ${formatBytes(r.writtenBytes)} written${r.stopReason ? `; ended by ${r.stopReason}` : ''}`
+    case 'bursts': return `${r.bursts.length} bursts${r.bursts.length ? `, mean ${Math.round(r.bursts.reduce((a, b) => a + b.iops, 0) / r.bursts.length)} IOPS` : ''}`
+    case 'histogram': return r.histogram ? `${r.histogram.reduce((a, b) => a + b.count, 0)} IOs in the histogram` : r.status
+    case 'operating-points': return r.points.map(p => `${p.role} TC ${p.threadCount}/QD ${p.queueDepth}${p.histogram ? ` (${p.histogram.reduce((a, b) => a + b.count, 0)} IOs in the histogram)` : ''}`).join(', ') || r.status
+  }
+}
+
+export function summarizeProgram(runDir: string, m: RunManifest, r: ProgramResults): ProgramSummary {
+  return {
+    runId: r.runId, runDir, status: r.status, test: r.test, revision: r.revision, profile: r.profile,
+    target: m.target.kind === 'file' ? `file:${m.target.path}` : m.target.path,
+    compliant: m.compliance.compliant, nonCompliantReasons: m.compliance.reasons, deviations: m.deviations,
+    phases: r.phases.map(p => ({id: p.id, kind: p.kind, status: p.status, detail: phaseDetail(p)})),
+    tracking: r.phases.flatMap(p => (p.kind !== 'loop' ? [] : p.tracking.map(t => {
+      const v = p.steadyState.variables.find(x => x.id === t.id)
+      return {phase: p.id, id: t.id, label: t.label, windowAverage: v?.average ?? null, steady: v ? v.steady : null}
+    }))),
+    files: {manifest: join(runDir, 'manifest.json'), results: join(runDir, 'results.json'), raw: join(runDir, 'raw')},
+  }
+}
+
+export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary> {
+  const {plan, progress} = inp
+  const {store, lock} = openRun(inp.runDir, inp.target, inp.resume !== undefined)
+  const manifest = inp.resume ? inp.resume.manifest : initialManifest(inp)
+  const results = inp.resume && !inp.resume.restartFromPurge ? inp.resume.results : initialProgramResults(plan, inp.runId)
+  const save = () => store.saveProgramResults(results)
+  const event = (name: string, detail: string) => {
+    manifest.events.push({at: iso(new Date()), event: name, detail})
+    store.saveManifest(manifest)
+  }
+  if (inp.resume) {
+    manifest.integrity = null
+    removeSignature(inp.runDir)
+    if (inp.resume.restartFromPurge) restartFromPurge(store, manifest, plan)
+    else prepareProgramResume(store, manifest, results, inp.resume.interruption)
+    save()
+    event('resume', `${inp.argv.join(' ')}${inp.resume.restartFromPurge ? '; restarting from the purge' : ''}${inp.resume.interruption.leftovers.length ? `; ${inp.resume.interruption.leftovers.join('; ')}` : ''}`)
+  } else {
+    save()
+    event('start', `${plan.spec.id} ${plan.spec.revision} ${plan.options.profile} on ${inp.target.kind === 'file' ? 'file:' : ''}${inp.target.path}`)
+  }
+  event('identity', identityText(inp.target))
+
+  const engine = new FioEngine(inp.fio.path)
+  engine.onProcesses = p => lock.update(p)
+  let seq = 0
+  let restoreCache = () => {}
+  const live = new Set<StartedJob>()
+  const signals = stopOnSignals(engine, live, () => restoreCache(), m => progress.note(m), 'steps')
+  const finish = (status: ProgramResults['status'], error: PtsError | null) => {
+    results.status = status
+    manifest.status = status
+    manifest.finishedAt = iso(new Date())
+    manifest.error = error ? {message: error.message, exit: error.exit} : null
+    save()
+    event('finish', `${status}; ${results.phases.map(p => `${p.id}: ${phaseDetail(p)}`).join('; ')}`)
+  }
+  const seal = () => sealRun(store, manifest, inp.runDir, inp.signKey, m => progress.note(m))
+
+
+  /**
+   * Run the steps of one phase as a pipeline: each step's successor is started ahead (gated)
+   * and released by the step's end (autoRelease) or after onDone decided to go on.
+   */
+  const pipeline = async (first: Step, successor: (s: Step) => Step | null, autoRelease: (s: Step) => boolean,
+    job: (s: Step) => {rel: string; text: (hooks: ReturnType<FioEngine['hooks']>) => string; threads: number; format?: 'json' | 'json+'},
+    onDone: (s: Step, m: Measurement, parsed: ParsedFio, t: {startNs: bigint; endNs: bigint}, rel: string) => 'continue' | 'stop') => {
+    const LOOKAHEAD = 2
+    const launch = async (s: Step, gated: boolean) => {
+      const my = ++seq
+      const j = job(s)
+      const hooks = engine.hooks(my, autoRelease(s), j.threads)
+      store.ensureDir(dirname(j.rel))
+      store.writeRaw(`${j.rel}.fio`, j.text(hooks))
+      const started = await engine.start(my, store.path(`${j.rel}.fio`), store.path(`${j.rel}.json`), gated, j.format ?? 'json')
+      live.add(started)
+      void started.exited.then(() => live.delete(started))
+      return {step: s, job: started, rel: j.rel}
+    }
+    let cur = await launch(first, false)
+    const queue: Array<Awaited<ReturnType<typeof launch>>> = []
+    // a job cancelled before it ran leaves no job file behind (it is not part of the run)
+    const cancelQueued = async () => { for (const q of queue.splice(0)) { await q.job.cancel(); rmSync(store.path(`${q.rel}.fio`), {force: true}) } }
+    for (;;) {
+      let last = queue.at(-1)?.step ?? cur.step
+      while (queue.length < LOOKAHEAD) {
+        const n = successor(last)
+        if (!n) break
+        queue.push(await launch(n, true))
+        last = n
+      }
+      const exit = await cur.job.exited
+      if (signals.stopped()) { await cancelQueued(); throw new InterruptedError(signals.stopped()!, inp.runDir) }
+      if (exit.code !== 0) {
+        await cancelQueued()
+        const tail = exit.stderr.trim().split('\n').slice(-20).join('\n')
+        throw new FioFailedError(`fio failed (${exit.code === null ? `signal ${exit.signal}` : `exit ${exit.code}`}) on ${cur.rel}.fio:\n${tail}`, `the job file is ${store.path(`${cur.rel}.fio`)}; every completed step is kept in ${inp.runDir}`)
+      }
+      let parsed: ParsedFio
+      let m: Measurement
+      let tsMs: number
+      try {
+        // the one parse of this output (measurement, json+ bins and timestamps all come from it)
+        parsed = parseFioJson(cur.job.finish())
+        m = parsed.groups[0].measurement
+        tsMs = parsed.timestampMs
+      } catch (error) {
+        await cancelQueued()
+        if (error instanceof FioOutputError) throw new FioFailedError(`${cur.rel}.json: ${error.message}`)
+        throw error
+      }
+      const ts = cur.job.timestamps()
+      const startNs = ts?.startNs ?? BigInt(tsMs) * 1_000_000n - BigInt(Math.round(m.runtimeSec * 1e9))
+      const endNs = ts?.endNs ?? BigInt(tsMs) * 1_000_000n
+      const decision = onDone(cur.step, m, parsed, {startNs, endNs}, cur.rel)
+      save()
+      const next = queue.shift()
+      if (decision === 'stop' || !next) {
+        if (next) { await next.job.cancel(); rmSync(store.path(`${next.rel}.fio`), {force: true}) }
+        await cancelQueued()
+        return
+      }
+      next.job.release()
+      cur = next
+    }
+  }
+
+  const stepResult = (index: number, id: string, w: ResolvedWorkload & {label: string}, m: Measurement, t: {startNs: bigint; endNs: bigint}, seed: number, rel: string): StepResult => ({
+    index, id, label: w.label, readPct: w.readPct, blockSizeBytes: w.blockSizeBytes, threadCount: w.threadCount, queueDepth: w.queueDepth,
+    startedAt: nsToIso(t.startNs), finishedAt: nsToIso(t.endNs), startNs: t.startNs.toString(), endNs: t.endNs.toString(), seed,
+    raw: {json: `${rel}.json`, job: `${rel}.fio`}, ...m,
+  })
+
+  try {
+    // Write cache per profile (digest B §2.6, Part A 6): set on the device, restored at the end.
+    restoreCache = applyWriteCache(inp.target, plan.profile.writeCache, manifest, event)
+
+    for (let pi = 0; pi < plan.phases.length; pi++) {
+      const phase = plan.phases[pi]
+      const res = results.phases[pi]
+      if (res.status === 'done' || res.status === 'skipped') continue
+      res.status = 'running'
+      save()
+      const base = `raw/${pad(pi + 1, 2)}-${phase.id}`
+      const stepNote = (s: string) => progress.update({phase: `${plan.spec.id} ${phase.id}: ${s}`})
+      // ETA: what is left of this phase plus the planned minimum / maximum of the phases after it.
+      const later = plan.timeline.slice(pi + 1)
+      const eta = (cur: {min: number; max: number}) => ({min: cur.min + later.reduce((a, t) => a + t.minSec, 0), max: cur.max + later.reduce((a, t) => a + t.maxSec, 0)})
+      const whole = eta({min: plan.timeline[pi]?.minSec ?? 0, max: plan.timeline[pi]?.maxSec ?? 0})
+
+      if (phase.kind === 'purge' && res.kind === 'purge') {
+        res.startedAt = iso(new Date())
+        if (inp.purge === null) {
+          res.status = 'skipped'
+          res.detail = 'none: the target is a regular file'
+        } else {
+          if (inp.purge.refused) throw new FioFailedError(`purge refused, nothing was written: ${inp.purge.refused}`)
+          progress.update({phase: `${phase.id}: ${inp.purge.method} of ${inp.target.path}`}, true)
+          const r = runPurge(inp.target.device!.purgeFacts, inp.purge, {sizeBytes: inp.target.sizeBytes, onProgress: (msg: string) => stepNote(msg)})
+          store.writeRaw(`${base}.purge.json`, JSON.stringify(r, null, 2) + '\n')
+          res.log = `${base}.purge.json`
+          res.method = r.method
+          res.deviation = r.deviation
+          res.detail = `${r.detail}${r.verification ? `; verification: ${r.verification.outcome}` : ''} (tool output: ${base}.purge.json)`
+          if (!r.ok) {
+            res.status = 'failed'
+            res.finishedAt = iso(new Date())
+            throw new FioFailedError(`purge ${r.method} failed, nothing else was written: ${r.detail}`, `the tool output is in ${store.path(`${base}.purge.json`)}`)
+          }
+          res.status = 'done'
+        }
+        res.finishedAt = iso(new Date())
+        save()
+        event('purge', `${phase.id}: ${res.method}: ${res.detail}`)
+        continue
+      }
+
+      if (phase.kind === 'wipc' && res.kind === 'wipc') {
+        Object.assign(res, {blockSizeBytes: phase.blockSizeBytes, plannedBytes: phase.totalBytes, requiredBytes: phase.requiredBytes})
+        progress.update({phase: `${phase.id}: SEQ ${blockSizeLabel(phase.blockSizeBytes)} writes, ${formatBytes(phase.totalBytes)}`, etaSec: whole}, true)
+        await pipeline({kind: 'wipc'}, () => null, () => false,
+          () => ({rel: base, threads: phase.slices.length, text: h => programWipcJob(plan, phase, stepSeed(plan.options.seed, pi, 0, 0), h)}),
+          (_s, m, _parsed, t, rel) => {
+            Object.assign(res, {writtenBytes: m.writeBytes, bwBytesPerSec: m.writeBwBytesPerSec, runtimeSec: m.runtimeSec, startedAt: nsToIso(t.startNs), finishedAt: nsToIso(t.endNs), raw: {json: `${rel}.json`, job: `${rel}.fio`}})
+            return 'stop'
+          })
+        if (res.writtenBytes !== phase.totalBytes) throw new FioFailedError(`${phase.id} wrote ${res.writtenBytes} bytes, expected exactly ${phase.totalBytes}`)
+        res.status = 'done'
+        save()
+        event('wipc', `${phase.id}: ${res.writtenBytes} bytes in ${res.runtimeSec} s`)
+        continue
+      }
+
+      if (phase.kind === 'loop' && res.kind === 'loop') {
+        const n = phase.points.length
+        const done = () => Object.assign(res, concludeLoop(phase, res.rounds, false))
+        done()
+        const startRound = res.rounds.length + 1
+        if (res.evaluations.at(-1)?.status === 'steady' || startRound > phase.roundCap) {
+          Object.assign(res, concludeLoop(phase, res.rounds, true))
+        } else {
+          const firstOf = (round: number): Step => (phase.preRound ? {kind: 'pre', round} : {kind: 'point', round, index: 0})
+          const successor = (s: Step): Step | null => {
+            if (s.kind === 'pre') return {kind: 'point', round: s.round, index: 0}
+            if (s.kind !== 'point') return null
+            if (s.index < n - 1) return {kind: 'point', round: s.round, index: s.index + 1}
+            return s.round < phase.roundCap ? firstOf(s.round + 1) : null
+          }
+          const autoRelease = (s: Step) => s.kind === 'pre' || (s.kind === 'point' && s.index < n - 1)
+          const job = (s: Step) => {
+            if (s.kind === 'pre') {
+              const w = phase.preRound!.workload
+              return {rel: `${base}/round-${pad(s.round, 2)}/00-prewrite`, threads: w.threadCount,
+                text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} round ${s.round} pre-write: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}`, section: 'prewrite', workload: w, seconds: phase.preRound!.seconds, seed: stepSeed(plan.options.seed, pi, s.round, 999)}, h)}
+            }
+            const p = phase.points[(s as {index: number}).index]
+            const round = (s as {round: number}).round
+            return {rel: `${base}/round-${pad(round, 2)}/${pad(p.index + 1, 2)}-${p.id}`, threads: p.threadCount,
+              text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} round ${round} point ${p.index + 1}/${n}: ${p.label}`, section: p.id, workload: p, seconds: phase.pointSeconds, seed: stepSeed(plan.options.seed, pi, round, p.index)}, h)}
+          }
+          progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
+          await pipeline(firstOf(startRound), successor, autoRelease, job, (s, m, _parsed, t, rel) => {
+            const round = (s as {round: number}).round
+            let r = res.rounds.find(x => x.round === round)
+            if (!r) { r = {round, startedAt: nsToIso(t.startNs), finishedAt: null, preRound: null, points: []}; res.rounds.push(r) }
+            if (s.kind === 'pre') {
+              const w = phase.preRound!.workload
+              r.preRound = stepResult(0, 'prewrite', w, m, t, stepSeed(plan.options.seed, pi, round, 999), rel)
+              return 'continue'
+            }
+            const p = phase.points[(s as {index: number}).index]
+            r.points.push(stepResult(p.index, p.id, p, m, t, stepSeed(plan.options.seed, pi, round, p.index), rel))
+            const roundSec = n * phase.pointSeconds + (phase.preRound?.seconds ?? 0)
+            const left = (n - p.index - 1) * phase.pointSeconds
+            progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.roundCap, point: {index: p.index + 1, of: n, label: p.label},
+              etaSec: eta({min: left + Math.max(0, Math.min(phase.steadyState.windowRounds, phase.maxRounds) - round) * roundSec, max: left + (phase.roundCap - round) * roundSec})})
+            if (p.index < n - 1) return 'continue'
+            r.finishedAt = nsToIso(t.endNs)
+            done()
+            const e = res.evaluations.at(-1)!
+            const ssText = e.status === 'steady' ? `steady in rounds ${e.fromRound}-${e.toRound}` : e.status === 'not-yet' ? `needs ${phase.steadyState.windowRounds} rounds` : 'not steady'
+            event('round', `${phase.id} round ${round} complete; ${ssText}`)
+            progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.roundCap, point: {index: n, of: n, label: 'round complete'}, steady: `SS: ${ssText}`}, true)
+            return e.status === 'steady' || round >= phase.roundCap ? 'stop' : 'continue'
+          })
+          Object.assign(res, concludeLoop(phase, res.rounds, true))
+        }
+        res.status = 'done'
+        save()
+        event('loop', `${phase.id}: ${phaseDetail(res)}`)
+        continue
+      }
+
+      if (phase.kind === 'series' && res.kind === 'series') {
+        const stopNow = seriesStop(phase, res.samples, {maxWrittenBytes: plan.options.maxWrittenBytes})
+        if (!stopNow) {
+          const w = phase.workload
+          const job = (s: Step) => {
+            const i = (s as {index: number}).index
+            return {rel: `${base}/${pad(i + 1, 4)}`, threads: w.threadCount,
+              text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} sample ${i + 1}/${phase.maxSamples}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}`, section: phase.id, workload: w, seconds: phase.sampleSeconds, seed: stepSeed(plan.options.seed, pi, 0, i)}, h)}
+          }
+          progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
+          await pipeline({kind: 'sample', index: res.samples.length}, s => ((s as {index: number}).index + 1 < phase.maxSamples ? {kind: 'sample', index: (s as {index: number}).index + 1} : null), () => true, job,
+            (s, m, _parsed, t, rel) => {
+              const i = (s as {index: number}).index
+              res.writtenBytes += m.writeBytes
+              res.samples.push({...stepResult(i, pad(i + 1, 4), w, m, t, stepSeed(plan.options.seed, pi, 0, i), rel), cumulativeWrittenBytes: res.writtenBytes})
+              const left = (phase.maxSamples - i - 1) * phase.sampleSeconds
+              progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: i + 1, of: phase.maxSamples, label: `${Math.round(m.iops)} IOPS, ${formatBytes(res.writtenBytes)} written`},
+                etaSec: eta({min: phase.stopAtBytes !== null || phase.steadyStateExit ? 0 : left, max: left})})
+              const stop = seriesStop(phase, res.samples, {maxWrittenBytes: plan.options.maxWrittenBytes})
+              if (stop) { res.stopReason = stop.reason; res.steadyState = stop.steadyState }
+              return stop ? 'stop' : 'continue'
+            })
+        } else {
+          res.stopReason = stopNow.reason
+          res.steadyState = stopNow.steadyState
+        }
+        res.status = 'done'
+        save()
+        event('series', `${phase.id}: ${phaseDetail(res)}`)
+        continue
+      }
+
+      if (phase.kind === 'bursts' && res.kind === 'bursts') {
+        const w = phase.workload
+        const logPrefix = store.path(`${base}/bursts`)
+        progress.update({phase: `${phase.id}: ${phase.title}: ${phase.repeats} x (${formatDuration(phase.burstSeconds)} writes + ${formatDuration(phase.idleSeconds)} idle)`, etaSec: whole}, true)
+        await pipeline({kind: 'single'}, () => null, () => false,
+          () => ({rel: `${base}/bursts`, threads: w.threadCount,
+            text: h => programJob(plan, {comment: `${phase.id}: Wait State ${phase.waitState}`, section: phase.id, workload: w, seconds: 0, seed: stepSeed(plan.options.seed, pi, 0, 0),
+              bursts: {burstSeconds: phase.burstSeconds, idleSeconds: phase.idleSeconds, repeats: phase.repeats, logAvgMsec: phase.logAvgMsec, iopsLogPrefix: logPrefix}}, h)}),
+          (_s, m, _parsed, t, rel) => {
+            res.job = stepResult(0, 'bursts', w, m, t, stepSeed(plan.options.seed, pi, 0, 0), rel)
+            const logRel = `${base}/bursts_iops.log`
+            res.log = existsSync(store.path(logRel)) ? logRel : null
+            res.bursts = res.log ? burstIops(parseIopsLog(readFileSync(store.path(logRel), 'utf8')), phase.idleSeconds, phase.logAvgMsec) : []
+            return 'stop'
+          })
+        res.status = 'done'
+        save()
+        event('bursts', `${phase.id}: ${phaseDetail(res)}`)
+        continue
+      }
+
+      if (phase.kind === 'histogram' && res.kind === 'histogram') {
+        const w = phase.workload
+        progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
+        await pipeline({kind: 'single'}, () => null, () => false,
+          () => ({rel: `${base}/histogram`, threads: w.threadCount, format: 'json+' as const,
+            text: h => programJob(plan, {comment: `${phase.id}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, response-time histogram`, section: phase.id, workload: w, seconds: phase.seconds, seed: stepSeed(plan.options.seed, pi, 0, 0)}, h)}),
+          (_s, m, parsed, t, rel) => {
+            res.job = stepResult(0, 'histogram', w, m, t, stepSeed(plan.options.seed, pi, 0, 0), rel)
+            res.histogram = histogramFromBins(parsed.groups[0].clatBins)
+            return 'stop'
+          })
+        res.status = 'done'
+        save()
+        event('histogram', `${phase.id}: ${phaseDetail(res)}`)
+        continue
+      }
+
+      if (phase.kind === 'operating-points' && res.kind === 'operating-points') {
+        const from = results.phases.find(p => p.id === phase.fromPhase)
+        if (!from || from.kind !== 'loop') throw new PtsError(`internal error: ${phase.id} needs loop phase ${phase.fromPhase}`, EXIT.internal)
+        if (res.points.length === 0) {
+          res.points = chooseOperatingPoints(from.windowAverages, phase.ceilingMs).map(p => ({...p, prewrite: null, measure: null, histogram: null}))
+          save()
+          event('operating-points', res.points.map(p => `${p.role}: TC ${p.threadCount}/QD ${p.queueDepth} (${Math.round(p.iops)} IOPS, ${(p.latMeanNs / 1e6).toFixed(3)} ms; ${p.reason})`).join('; '))
+        }
+        const loopPhase = plan.phases.find(p => p.id === phase.fromPhase) as Extract<PlannedPhase, {kind: 'loop'}>
+        const workloadOf = (op: number): ResolvedWorkload => {
+          const p = res.points[op]
+          const pt = loopPhase.points.find(q => q.threadCount === p.threadCount && q.queueDepth === p.queueDepth)!
+          return pt
+        }
+        const firstOp = res.points.findIndex(p => p.measure === null)
+        if (firstOp >= 0) {
+          const job = (s: Step) => {
+            const op = (s as {op: number}).op
+            const role = res.points[op].role
+            if (s.kind === 'op-pre') {
+              const w = phase.prewrite.workload
+              return {rel: `${base}/${role}-prewrite`, threads: w.threadCount,
+                text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} ${role} IOPS point: pre-write ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}`, section: `${role}-prewrite`, workload: w, seconds: phase.prewrite.seconds, seed: stepSeed(plan.options.seed, pi, op, 0)}, h)}
+            }
+            const w = workloadOf(op)
+            return {rel: `${base}/${role}-histogram`, threads: w.threadCount, format: 'json+' as const,
+              text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} ${role} IOPS point: ${w.label}, response-time histogram`, section: `${role}-histogram`, workload: w, seconds: phase.measureSeconds, seed: stepSeed(plan.options.seed, pi, op, 1)}, h)}
+          }
+          await pipeline({kind: 'op-pre', op: firstOp},
+            s => (s.kind === 'op-pre' ? {kind: 'op-measure', op: s.op} : s.kind === 'op-measure' && s.op + 1 < res.points.length ? {kind: 'op-pre', op: s.op + 1} : null),
+            s => s.kind === 'op-pre', job,
+            (s, m, parsed, t, rel) => {
+              const op = (s as {op: number}).op
+              const p = res.points[op]
+              if (s.kind === 'op-pre') {
+                p.prewrite = stepResult(0, `${p.role}-prewrite`, phase.prewrite.workload, m, t, stepSeed(plan.options.seed, pi, op, 0), rel)
+                return 'continue'
+              }
+              p.measure = stepResult(1, `${p.role}-histogram`, workloadOf(op), m, t, stepSeed(plan.options.seed, pi, op, 1), rel)
+              p.histogram = histogramFromBins(parsed.groups[0].clatBins)
+              event('histogram', `${phase.id} ${p.role}: TC ${p.threadCount}/QD ${p.queueDepth}, ${Math.round(m.iops)} IOPS, MRT ${(m.latMaxNs / 1e6).toFixed(3)} ms`)
+              return 'continue'
+            })
+        }
+        res.status = 'done'
+        save()
+        continue
+      }
+    }
+    finish('complete', null)
+  } catch (error) {
+    const e = error instanceof PtsError ? error : new PtsError(`internal error: ${(error as Error).stack ?? error}`, EXIT.internal)
+    try { finish(error instanceof InterruptedError ? 'interrupted' : 'failed', e) } catch { /* keep the original error */ }
+    throw e
+  } finally {
+    signals.remove()
+    await engine.close()
+    restoreCache()
+    seal()
+    lock.release()
+    progress.done()
+  }
+  return summarizeProgram(inp.runDir, manifest, results)
+}
+
+/**
+ * pts resume --restart-from purge: everything measured is set aside under raw/cut-<time>/ (kept
+ * for the audit trail, outside the run's results) and the run starts again from its first phase;
+ * the compliance verdict and deviations are the plan's again (a clean run).
+ */
+export function restartFromPurge(store: RunStore, manifest: RunManifest, plan: ProgramPlan): void {
+  const {setAside} = resumeHousekeeping(store, new Date())
+  if (existsSync(store.path('raw'))) for (const d of readdirSync(store.path('raw'))) if (!d.startsWith('cut-')) setAside(`raw/${d}`)
+  manifest.compliance = {...plan.compliance, reasons: [...plan.compliance.reasons]}
+  manifest.deviations = [...plan.deviations]
+  manifest.status = 'running'
+  manifest.finishedAt = null
+  manifest.error = null
+  manifest.pid = process.pid
+}
+
+/**
+ * Resume a stored program run: the first unfinished phase restarts where its data allows (a loop
+ * from its last complete round, a series from its next sample); the partial step files of a cut
+ * round or bursts phase are set aside under raw/cut-<time>/; the interruption is a deviation.
+ */
+export function prepareProgramResume(store: RunStore, manifest: RunManifest, results: ProgramResults, interruption: {lastActivityAt: string; status: string}): void {
+  const now = new Date()
+  const {setAside} = resumeHousekeeping(store, now)
+  let where = 'at the start of the next phase'
+  results.phases.forEach((r, pi) => {
+    if (r.status !== 'running' && r.status !== 'failed') return
+    const base = `raw/${pad(pi + 1, 2)}-${r.id}`
+    r.status = 'pending'
+    if (r.kind === 'loop') {
+      r.rounds = r.rounds.filter(x => x.finishedAt !== null)
+      // every round directory that is not a complete round: the cut one, and any started ahead
+      // (an IOPS run stored by an earlier pts keeps its rounds directly under raw/)
+      for (const dir of [base, 'raw']) {
+        if (!existsSync(store.path(dir))) continue
+        for (const d of readdirSync(store.path(dir))) {
+          const m = /^round-(\d+)$/.exec(d)
+          if (m && !r.rounds.some(x => x.round === Number(m[1]) && x.points.some(p => p.raw.json.startsWith(`${dir}/${d}/`)))) setAside(`${dir}/${d}`)
+        }
+      }
+      where = `${r.id}: round ${r.rounds.length + 1} re-run from its start`
+    } else if (r.kind === 'series') {
+      where = `${r.id}: continuing with sample ${r.samples.length + 1}`
+    } else if (r.kind === 'bursts' || r.kind === 'histogram') {
+      setAside(`${base}`)
+      if (r.kind === 'histogram') Object.assign(r, {job: null, histogram: null})
+      if (r.kind === 'bursts') Object.assign(r, {job: null, bursts: [], log: null})
+      where = `${r.id} re-run from its start`
+    } else if (r.kind === 'operating-points') {
+      where = `${r.id}: unfinished histogram points re-run`
+    } else if (r.kind === 'wipc' || r.kind === 'purge') {
+      where = `${r.id} re-run`
+    }
+  })
+  recordInterruption(manifest, interruption, now, where, 'the run was interrupted and resumed (idle time between steps)')
+  results.status = 'running'
+  manifest.status = 'running'
+  manifest.finishedAt = null
+  manifest.error = null
+  manifest.pid = process.pid
+}
