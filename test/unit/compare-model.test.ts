@@ -13,7 +13,9 @@ import {
 import {renderHtml as renderCompareHtml} from '../../src/report/html.js'
 import {loadCompareTemplates} from '../../src/compare/templates.js'
 import {buildCompareChartSpecs} from '../../src/compare/charts.js'
-import type {DeviceIdentity, RunManifest, RunResults, WindowAverage} from '../../src/store/types.js'
+import type {DeviceIdentity, RunManifest, RunStatus} from '../../src/model/manifest.js'
+import type {LoopWindowAverage, ProgramResults, StepResult, SteadyStateVerdict} from '../../src/model/results.js'
+import {loopView, type LoopView} from '../../src/analysis/loop-view.js'
 
 const MIXES = [100, 0]
 const SIZES = [1048576, 4096]
@@ -26,7 +28,7 @@ interface RunSpec {
   tc?: number
   qd?: number
   pointSeconds?: number
-  status?: RunResults['status']
+  status?: RunStatus
   kind?: 'file' | 'block'
   model?: string | null
   serial?: string | null
@@ -36,43 +38,60 @@ interface RunSpec {
   iops?: (readPct: number, bs: number) => number
   series?: number[]
   window?: [number, number] | null
-  verdict?: RunResults['steadyState']['verdict']
+  verdict?: SteadyStateVerdict['verdict']
   compliant?: boolean
   reasons?: string[]
   deviations?: string[]
 }
 
-function mkRun(s: RunSpec = {}): CompareRunInput {
+const bsId = (bs: number) => (bs % 1024 === 0 ? `${bs / 1024}k` : `${bs}b`)
+
+/**
+ * A stored run as pts compare reads it: a results.json of phases (purge, WIPC, one steady-state
+ * loop of R/W mix x block size points) seen through loopView, as compare/load.ts does.
+ */
+function mkRun(s: RunSpec = {}): CompareRunInput & {results: LoopView} {
   const mixes = s.mixes ?? MIXES
   const sizes = s.sizes ?? SIZES
   const iops = s.iops ?? ((rp: number, bs: number) => (rp === 100 ? 2 : 1) * (bs === 4096 ? 1000 : 100))
   const window = s.window === undefined ? [2, 6] as [number, number] : s.window
   const series = s.series ?? [900, 1000, 1010, 990, 1000, 1000]
-  const windowAverages: WindowAverage[] = window === null ? [] : mixes.flatMap(rp => sizes.map(bs => {
+  const tc = s.tc ?? 4
+  const qd = s.qd ?? 32
+  const points = mixes.flatMap(rp => sizes.map(bs => ({rp, bs}))).map(({rp, bs}, index) => {
     const v = iops(rp, bs)
-    return {readPct: rp, blockSizeBytes: bs, iops: v, readIops: v * rp / 100, writeIops: v * (100 - rp) / 100, bwBytesPerSec: v * bs,
-      latMeanNs: 1e9 / v, latMaxNs: 4e9 / v, latMaxAvgNs: 3e9 / v}
-  }))
+    return {index, id: `rw${rp}-bs${bsId(bs)}`, label: '', readPct: rp, blockSizeBytes: bs, threadCount: tc, queueDepth: qd,
+      iops: v, readIops: v * rp / 100, writeIops: v * (100 - rp) / 100, bwBytesPerSec: v * bs, readBwBytesPerSec: v * bs * rp / 100, writeBwBytesPerSec: v * bs * (100 - rp) / 100,
+      latMeanNs: 1e9 / v, latMaxNs: 4e9 / v, latMaxAvgNs: 3e9 / v, latP99999Ns: null, latPercentileSamples: 0}
+  })
+  const windowAverages: LoopWindowAverage[] = window === null ? [] : points
   const kind = s.kind ?? 'block'
   const identity: DeviceIdentity = {vendor: kind === 'file' ? null : 'ACME', model: s.model === undefined ? (kind === 'file' ? 'regular file' : 'X1') : s.model,
     serial: s.serial === undefined ? (kind === 'file' ? null : 'SN1') : s.serial, firmware: kind === 'file' ? null : '1.0', capacityBytes: 1e12,
     interface: kind === 'file' ? 'file' : 'nvme', logicalSectorBytes: 512, physicalSectorBytes: 4096, rotational: false, writeCache: 'disabled'}
   const runId = s.runId ?? 'run-1'
   const status = s.status ?? 'complete'
-  const results = {
-    schemaVersion: 1, runId, test: s.test ?? 'iops', revision: s.revision ?? '2.0.2', profile: s.profile ?? 'enterprise', status,
-    parameters: {threadCount: s.tc ?? 4, queueDepth: s.qd ?? 32, pointSeconds: s.pointSeconds ?? 60, maxRounds: 25, onNoSteadyState: 'stop', wipcMultiple: 2,
-      ioengine: 'libaio', seed: 1, activeRangePct: 100, activeRangeBytes: 1e12, preconditionActiveRangePct: 100, preconditionActiveRangeBytes: 1e12,
-      writeCacheRequired: 'disabled', dataPattern: 'random', access: 'random', rwMixReadPct: mixes, blockSizesBytes: sizes, windowRounds: 5,
-      maxDataExcursionPct: 20, maxSlopeExcursionPct: 10},
-    purge: {method: 'nvme-sanitize', status: 'done', deviation: null, startedAt: null, finishedAt: null, detail: ''},
-    wipc: null,
-    rounds: series.map((_, i) => ({round: i + 1, startedAt: '2026-12-01T00:00:00Z', finishedAt: '2026-12-01T00:01:00Z', points: []})),
-    tracking: [{id: 'rnd-4k-w', label: 'RND 4KiB R/W 0/100 IOPS', readPct: 0, blockSizeBytes: 4096, metric: 'iops', series}],
-    evaluations: [],
-    steadyState: {verdict: s.verdict ?? (window === null ? 'pending' : 'steady'), fromRound: window?.[0] ?? null, toRound: window?.[1] ?? null, variables: []},
-    windowAverages,
-  } as unknown as RunResults
+  const pointSeconds = s.pointSeconds ?? 60
+  const tracked = points.find(p => p.readPct === 0 && p.blockSizeBytes === 4096)
+  const stored = {
+    schemaVersion: 1, kind: 'program', runId, test: s.test ?? 'iops', revision: s.revision ?? '2.0.2', profile: s.profile ?? 'enterprise', status,
+    parameters: {threadCount: tc, queueDepth: qd, pointSeconds, maxRounds: 25, onNoSteadyState: 'stop', roundCap: 25, wipcMultiple: 2, timeScale: 1,
+      ioengine: 'libaio', seed: 1, workload: null, workloadLabel: null, ceilingMs: null, maxSeconds: null, maxWrittenBytes: null, steadyStateExit: false,
+      activeRangePct: 100, activeRangeBytes: 1e12, preconditionActiveRangePct: 100, preconditionActiveRangeBytes: 1e12,
+      writeCacheRequired: 'disabled', dataPattern: 'random', capacityBytes: 1e12, specParameters: []},
+    phases: [
+      {kind: 'purge', id: 'purge', title: 'Purge', status: 'done', method: 'nvme-sanitize', deviation: null, startedAt: null, finishedAt: null, detail: ''},
+      {kind: 'wipc', id: 'wipc', title: 'WIPC', status: 'done', blockSizeBytes: 131072, requiredBytes: 2e12, plannedBytes: 2e12, writtenBytes: 2e12, bwBytesPerSec: 1e9, runtimeSec: 2000, startedAt: null, finishedAt: null, raw: null},
+      {kind: 'loop', id: 'loop', title: 'IOPS loop', status: status === 'complete' ? 'done' : 'running',
+        criteria: {windowRounds: 5, maxDataExcursionPct: 20, maxSlopeExcursionPct: 10, maxRounds: 25, pointSeconds},
+        rounds: series.map((_, i) => ({round: i + 1, startedAt: '2026-12-01T00:00:00Z', finishedAt: '2026-12-01T00:01:00Z', preRound: null, points: points as unknown as StepResult[]})),
+        tracking: tracked ? [{id: 'rnd-4k-w', label: 'RND 4KiB R/W 0/100 IOPS', metric: 'iops', pointIndex: tracked.index, series}] : [],
+        evaluations: [],
+        steadyState: {verdict: s.verdict ?? (window === null ? 'pending' : 'steady'), fromRound: window?.[0] ?? null, toRound: window?.[1] ?? null, variables: []},
+        windowAverages},
+    ],
+  } as unknown as ProgramResults
+  const results = loopView(stored)!
   const manifest = {
     schemaVersion: 1, runId, test: results.test, revision: results.revision, profile: results.profile, argv: [], cwd: '/', status,
     createdAt: '2026-12-01T01:02:03.000Z', finishedAt: '2026-12-01T02:00:00.000Z', pid: 1, tool: {name: 'pts', version: '0.1.0'},
@@ -180,6 +199,15 @@ describe('compare model (src/compare/model.ts)', () => {
         expect(v.message).to.include('run 1 is iops PTS 2.0.2 enterprise, run 2 is iops PTS-E 1.1 enterprise')
         expect(v.message).to.include('their steady-state tracking variables differ (run 1: RND 4KiB R/W 0/100, RND 64KiB R/W 65/35; run 2: RND 4KiB R/W 0/100)')
       }
+    })
+    it('the loop view gives the matrix of the loop\'s points, its purge and WIPC', () => {
+      const r = mkRun({mixes: [100, 65, 0]}).results
+      expect(r.parameters).to.include({access: 'random', windowRounds: 5, maxRounds: 25, pointSeconds: 60})
+      expect(r.parameters.rwMixReadPct).to.deep.equal([100, 65, 0])
+      expect(r.parameters.blockSizesBytes).to.deep.equal(SIZES)
+      expect(r.pointsPerRound).to.equal(6)
+      expect([r.phase, r.purge?.method, r.wipc?.blockSizeBytes]).to.deep.equal(['loop', 'nvme-sanitize', 131072])
+      expect(r.tracking.map(t => [t.id, t.readPct, t.blockSizeBytes])).to.deep.equal([['rnd-4k-w', 0, 4096]])
     })
     it('the suggestion says what can be compared', () => {
       const v = checkCompatibility([mkRun().results, mkRun({revision: 'pts-e-1.1'}).results])
