@@ -8,8 +8,8 @@ import {join} from 'node:path'
 import {expect} from 'chai'
 import {runCli} from '../helpers/cli.js'
 import {useTmpDir} from '../helpers/tmp.js'
-import type {PhaseResult, ProgramResults} from '../../src/program/results.js'
-import type {RunManifest} from '../../src/store/types.js'
+import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
+import type {RunManifest} from '../../src/model/manifest.js'
 
 const read = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T
 const phases = <K extends PhaseResult['kind']>(r: ProgramResults, kind: K) => r.phases.filter((p): p is Extract<PhaseResult, {kind: K}> => p.kind === kind)

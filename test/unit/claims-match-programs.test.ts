@@ -10,10 +10,11 @@ import {
 } from '../../src/claims/match.js'
 import {checkVerifyResult} from '../../src/claims/schema.js'
 import type {Claim, ClaimsFile} from '../../src/claims/types.js'
-import {loopWindowAverages, type LoopRound, type LoopWindowAverage, type ProgramResults, type StepResult} from '../../src/program/results.js'
+import {type LoopRound, type LoopWindowAverage, type ProgramResults, type StepResult} from '../../src/model/results.js'
+import {loopWindowAverages} from '../../src/steady-state/conclude.js'
 import {claimsDocumentHtml} from '../../src/report/claims-doc.js'
 import {loadTemplates} from '../../src/report/templates.js'
-import type {RunManifest} from '../../src/store/types.js'
+import type {RunManifest} from '../../src/model/manifest.js'
 
 type V = 'steady' | 'not-achieved' | 'pending'
 

@@ -11,8 +11,9 @@ import {
 import {jsonErrorWhere} from '../../src/claims/load.js'
 import {checkClaims, checkVerifyResult} from '../../src/claims/schema.js'
 import type {Claim, ClaimsFile} from '../../src/claims/types.js'
-import {loopWindowAverages, type LoopRound, type LoopWindowAverage, type ProgramResults, type StepResult} from '../../src/program/results.js'
-import type {RunManifest} from '../../src/store/types.js'
+import {type LoopRound, type LoopWindowAverage, type ProgramResults, type StepResult} from '../../src/model/results.js'
+import {loopWindowAverages} from '../../src/steady-state/conclude.js'
+import type {RunManifest} from '../../src/model/manifest.js'
 import {ROOT} from '../helpers/cli.js'
 
 type Verdict = 'steady' | 'not-achieved' | 'pending'

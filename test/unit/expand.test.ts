@@ -3,10 +3,10 @@
  * the fio job text of its steps (digest Part A 6, 7, 9, 10; B §5.1).
  */
 import {expect} from 'chai'
-import {pointSeed, splitRange, type TargetInfo} from '../../src/spec/expand.js'
-import {loadProgramSpec} from '../../src/spec/load.js'
-import {expandProgram, type PlannedPhase, type ProgramOptions, type ProgramPlan, type ProgramPoint} from '../../src/program/expand.js'
-import {programJob, programWipcJob, stepSeed} from '../../src/program/jobs.js'
+import {pointSeed, splitRange, type TargetInfo} from '../../src/plan/target.js'
+import {loadProgramSpec} from '../../src/store/spec-files.js'
+import {expandProgram, type PlannedPhase, type ProgramOptions, type ProgramPlan, type ProgramPoint} from '../../src/plan/expand.js'
+import {programJob, programWipcJob, stepSeed} from '../../src/engine/job.js'
 import {stripHooks, type ExecHooks} from '../../src/engine/jobfile.js'
 
 const spec = loadProgramSpec('iops', '2.0.2')

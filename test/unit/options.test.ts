@@ -1,7 +1,7 @@
 import {expect} from 'chai'
-import {defaultRunDir, parseSizeFlag, type RunFlagValues} from '../../src/cli/options.js'
-import {DEFAULT_ROUND_CAP, runOptions} from '../../src/cli/prepare.js'
-import {loadProgramSpec} from '../../src/spec/load.js'
+import {defaultRunDir, parseSizeFlag, type RunFlagValues} from '../../src/app/flags.js'
+import {DEFAULT_ROUND_CAP, runOptions} from '../../src/app/prepare.js'
+import {loadProgramSpec} from '../../src/store/spec-files.js'
 import {parseSizeBytes} from '../../src/units.js'
 
 const base: RunFlagValues = {device: 'file:/tmp/x', revision: '2.0.2', 'point-seconds': '60', 'max-rounds': '25', 'on-no-steady-state': 'stop', 'wipc-multiple': '2', ioengine: 'libaio'}

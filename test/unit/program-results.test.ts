@@ -2,8 +2,9 @@
 import {expect} from 'chai'
 import {readFileSync} from 'node:fs'
 import {parseFioJson, parseIopsLog} from '../../src/engine/parse.js'
-import {burstIops, chooseOperatingPoints, histogramFromBins, recoveryTime, seriesStop, type LoopWindowAverage, type SeriesSample} from '../../src/program/results.js'
-import type {PlannedPhase} from '../../src/program/expand.js'
+import {type LoopWindowAverage, type SeriesSample} from '../../src/model/results.js'
+import {burstIops, chooseOperatingPoints, histogramFromBins, recoveryTime, seriesStop} from '../../src/analysis/derive.js'
+import type {PlannedPhase} from '../../src/plan/expand.js'
 
 type Series = Extract<PlannedPhase, {kind: 'series'}>
 const series = (o: Partial<Series>): Series => ({

@@ -2,11 +2,11 @@ import {expect} from 'chai'
 import {readdirSync, readFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {check} from '../../src/validate.js'
-import {loadProgramSpec, loadRevision, revisionDir, SPECS_DIR} from '../../src/spec/load.js'
-import {expandProgram, type ProgramOptions} from '../../src/program/expand.js'
-import type {LoopPhase, ProgramSpec} from '../../src/program/types.js'
+import {loadProgramSpec, loadRevision, revisionDir, SPECS_DIR} from '../../src/store/spec-files.js'
+import {expandProgram, type ProgramOptions} from '../../src/plan/expand.js'
+import type {LoopPhase, ProgramSpec} from '../../src/model/definition.js'
 import {REVISIONS, revisionLabel, type ProfileId, type Revision} from '../../src/model/tests.js'
-import type {TargetInfo} from '../../src/spec/expand.js'
+import type {TargetInfo} from '../../src/plan/target.js'
 
 const specsDir = fileURLToPath(SPECS_DIR)
 const target: TargetInfo = {kind: 'file', path: '/tmp/x', sizeBytes: 1024 ** 3, logicalSectorBytes: 512, purge: {method: 'none', deviation: 'no purge'}}
