@@ -14,36 +14,43 @@ import {cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, write
 import {cpus, tmpdir, totalmem} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import type {RunResults} from '../src/store/types.js'
+import type {PhaseResult} from '../src/model/results.js'
+import {readStoredRun} from '../src/store/read.js'
+import {check} from '../src/validate.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const FIXTURE = join(ROOT, 'test/fixtures/runs/iops-file-short')
 const ROUNDS = 25
 
+/** The fixture (stored by an earlier pts, read as phases), grown to ROUNDS rounds and written in the phase format. */
 function synthesize(dir: string): void {
   cpSync(FIXTURE, dir, {recursive: true})
-  const r = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults
-  const src = r.rounds
+  const r = structuredClone(readStoredRun(dir).results)
+  const loop = r.phases.find((p): p is Extract<PhaseResult, {kind: 'loop'}> => p.kind === 'loop')!
+  const src = [...loop.rounds]
   const pad = (n: number) => String(n).padStart(2, '0')
   for (let n = src.length + 1; n <= ROUNDS; n++) {
     const from = src[(n - 1) % src.length]
     const rd = `raw/round-${pad(n)}`
     cpSync(join(dir, `raw/round-${pad(from.round)}`), join(dir, rd), {recursive: true})
     const re = new RegExp(`raw/round-${pad(from.round)}/`)
-    r.rounds.push({...structuredClone(from), round: n,
+    loop.rounds.push({...structuredClone(from), round: n,
       points: from.points.map(p => ({...structuredClone(p), raw: {json: p.raw.json.replace(re, `${rd}/`), job: p.raw.job.replace(re, `${rd}/`)}}))})
   }
-  for (const t of r.tracking) t.series = Array.from({length: ROUNDS}, (_, i) => t.series[i % t.series.length])
-  const last = r.evaluations[r.evaluations.length - 1]
-  for (let n = r.evaluations.length + 1; n <= ROUNDS; n++) r.evaluations.push({...structuredClone(last), round: n, fromRound: n - 4, toRound: n})
-  r.steadyState.fromRound = ROUNDS - 4
-  r.steadyState.toRound = ROUNDS
-  for (const v of r.steadyState.variables) {
+  for (const t of loop.tracking) t.series = Array.from({length: ROUNDS}, (_, i) => t.series[i % t.series.length])
+  const last = loop.evaluations[loop.evaluations.length - 1]
+  for (let n = loop.evaluations.length + 1; n <= ROUNDS; n++) loop.evaluations.push({...structuredClone(last), round: n, fromRound: n - 4, toRound: n})
+  loop.steadyState.fromRound = ROUNDS - 4
+  loop.steadyState.toRound = ROUNDS
+  for (const v of loop.steadyState.variables) {
     v.fromRound = ROUNDS - 4
     v.toRound = ROUNDS
     v.window = v.window.map((w, i) => ({round: ROUNDS - 4 + i, value: w.value}))
   }
+  loop.criteria.maxRounds = ROUNDS
   r.parameters.maxRounds = ROUNDS
+  const problems = check('program-result.schema.json', r)
+  if (problems.length > 0) throw new Error(`synthesized results.json fails its schema: ${JSON.stringify(problems.slice(0, 3))}`)
   writeFileSync(join(dir, 'results.json'), JSON.stringify(r, null, 2))
 }
 

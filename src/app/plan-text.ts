@@ -4,7 +4,7 @@ import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
 import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
 
 /** Human text of a plan: every phase with its timeline, and the minimum and maximum duration. Pure. */
-export function planText(plan: ProgramPlan, targetLabel: string, refusals: string[]): string {
+export function planText(plan: ProgramPlan, targetLabel: string, refusals: string[], purge: {method: string; deviation: string | null; refused: string | null; steps: string[]} | null = null): string {
   const o = plan.options
   const s = plan.spec
   const lines = [
@@ -12,6 +12,8 @@ export function planText(plan: ProgramPlan, targetLabel: string, refusals: strin
     `Target: ${targetLabel}, ${formatBytes(plan.target.sizeBytes)} (${formatDecimalGB(plan.target.sizeBytes)})`,
     `Safety: ${refusals.length === 0 ? 'would proceed' : `would REFUSE:\n${refusals.map(r => `  - ${r}`).join('\n')}`}`,
     `Compliance: ${plan.compliance.compliant ? 'compliant' : `NON-COMPLIANT: ${plan.compliance.reasons.join('; ')}`}`,
+    ...(purge ? [`Purge: ${purge.method}${purge.refused ? ` REFUSED: ${purge.refused}` : ''}${purge.deviation ? ` (deviation: ${purge.deviation})` : ''}`, ...purge.steps.map(c => `  $ ${c}`)] : []),
+    ...(plan.deviations.length ? ['Deviations:', ...plan.deviations.map(d => `  - ${d}`)] : []),
     `Conditions: ActiveRange ${plan.profile.activeRangePct}% (${formatBytes(plan.activeRangeBytes)}), write cache ${plan.profile.writeCache}, TC ${o.threadCount}/QD ${o.queueDepth} unless a phase fixes its own, data pattern random, ioengine ${o.ioengine}, time scale ${o.timeScale}${plan.selectedWorkload ? `, workload ${plan.selectedWorkload.key}: ${plan.selectedWorkload.label}` : ''}`,
     '',
     'Timeline:',

@@ -34,11 +34,12 @@ export default class Plan extends BaseCommand {
     if (flags.tests !== undefined) throw new (await import('../errors.js')).UsageError('--tests applies to pts plan all')
     const {plan, target, refusals, purge} = prepare(args.test, flags)
     const label = target.kind === 'file' ? `file:${target.path}` : `${target.path} (${target.identity.model ?? '?'}, serial ${target.identity.serial ?? 'none'})`
-    if (!this.jsonEnabled()) this.log(planText(plan, label, refusals))
+    const purgeInfo = purge ? {method: purge.method, deviation: purge.deviation, refused: purge.refused, steps: purge.steps.map(x => x.argv.join(' '))} : {method: 'none', deviation: plan.purge.deviation, refused: null, steps: []}
+    if (!this.jsonEnabled()) this.log(planText(plan, label, refusals, purgeInfo))
     return {
       test: plan.spec.id, revision: plan.spec.revision, profile: plan.options.profile, target: label,
       safety: {proceed: refusals.length === 0, refusals}, compliance: plan.compliance, deviations: plan.deviations,
-      purge: purge ? {method: purge.method, deviation: purge.deviation, refused: purge.refused, steps: purge.steps.map(x => x.argv.join(' '))} : {method: 'none', deviation: plan.purge.deviation, refused: null, steps: []},
+      purge: purgeInfo,
       options: plan.options, activeRangeBytes: plan.activeRangeBytes, phases: plan.phases, timeline: plan.timeline, durations: plan.durations,
       parameters: plan.spec.parameters, jobs: planJobs(plan),
     }

@@ -11,7 +11,15 @@ export function programCsv(r: ProgramResults): string {
       s.iops.toFixed(3), (s.bwBytesPerSec / 1e6).toFixed(3), (s.latMeanNs / 1e6).toFixed(6), (s.latMaxNs / 1e6).toFixed(6), s.latP99999Ns === null ? '' : (s.latP99999Ns / 1e6).toFixed(6), String(s.runtimeSec), s.startedAt, s.raw.json])
   }
   for (const p of r.phases) {
-    if (p.kind === 'loop') for (const rd of p.rounds) { if (rd.preRound) add(p.id, 'pre-write', rd.round, rd.preRound); for (const pt of rd.points) add(p.id, 'point', rd.round, pt) }
+    if (p.kind === 'loop') {
+      for (const rd of p.rounds) { if (rd.preRound) add(p.id, 'pre-write', rd.round, rd.preRound); for (const pt of rd.points) add(p.id, 'point', rd.round, pt) }
+      // the reported values: the measurement window's averages (rows of kind "window-average", round = the window)
+      const ss = p.steadyState
+      for (const w of p.windowAverages) {
+        rows.push([p.id, `window-average (${ss.verdict})`, `${ss.fromRound}-${ss.toRound}`, String(w.index), w.id, w.label, String(w.readPct), String(w.blockSizeBytes ?? ''), String(w.threadCount), String(w.queueDepth),
+          w.iops.toFixed(3), (w.bwBytesPerSec / 1e6).toFixed(3), (w.latMeanNs / 1e6).toFixed(6), (w.latMaxNs / 1e6).toFixed(6), w.latP99999Ns === null ? '' : (w.latP99999Ns / 1e6).toFixed(6), '', '', ''])
+      }
+    }
     if (p.kind === 'series') for (const s of p.samples) add(p.id, 'sample', '', s)
     if (p.kind === 'bursts' && p.job) add(p.id, 'bursts', '', p.job)
     if (p.kind === 'histogram' && p.job) add(p.id, 'histogram', '', p.job)

@@ -162,7 +162,7 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
       {label: 'Interface', value: m.target.identity.interface},
       {label: 'Target', value: `${m.target.kind} ${m.target.path}`},
       ...(section.summaryRows ?? []),
-      {label: 'Time scale', value: r.parameters.timeScale === 1 ? '1 (full durations)' : `${r.parameters.timeScale} (shortened, non-compliant)`},
+      {label: 'Time scale', value: r.parameters.timeScale === 1 ? '1 (no phase shortened by --time-scale)' : `${r.parameters.timeScale} (shortened, non-compliant)`},
     ],
     headline: section.headline,
     compliance: header.complianceText,

@@ -1,7 +1,8 @@
 import {expect} from 'chai'
 import {renderHtml} from '../../src/report/html.js'
 import {loadRun} from '../../src/report/load.js'
-import {buildReportModel} from '../../src/report/model.js'
+import {buildProgramReportModel} from '../../src/report/model.js'
+import {PROGRAM_PAGE_BUILDERS} from '../../src/report/pages/index.js'
 import {loadTemplates} from '../../src/report/templates.js'
 import {FIXTURE, GENERATED_AT} from './helpers.js'
 
@@ -12,7 +13,7 @@ describe('report HTML', () => {
   manifest.target.identity.model = evil
   manifest.target.identity.serial = `"><img src=x onerror=alert(2)>`
   manifest.deviations.push(evil)
-  const model = buildReportModel({manifest, results: run.results, rawFiles: run.rawFiles.slice(0, 5), generatedAt: GENERATED_AT})
+  const model = buildProgramReportModel({manifest, results: run.results, rawFiles: run.rawFiles.slice(0, 5), generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!)
   const svgs = Object.fromEntries(model.pages.filter(p => p.chart).map(p => [p.chart!, `<svg data-chart="${p.chart}"></svg>`]))
   const html = renderHtml(loadTemplates(), model, svgs)
 
@@ -23,7 +24,9 @@ describe('report HTML', () => {
   })
 
   it('inlines the SVGs unescaped and the CSS, with no external reference', () => {
-    expect(html).to.include('<svg data-chart="convergence"></svg>')
+    const convergence = model.pages.find(p => p.title === 'IOPS Steady State Convergence Plot - All Block Sizes')!.chart
+    expect(convergence).to.equal('iops-1')
+    expect(html).to.include(`<svg data-chart="${convergence}"></svg>`)
     expect(html).to.include('@page')
     expect(html).not.to.match(/(src|href)=["']?(https?:|file:|\/\/)/)
   })

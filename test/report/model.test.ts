@@ -4,23 +4,28 @@
  * Regenerate: UPDATE_GOLDEN=1 npx mocha test/report/   (then review the diff).
  */
 import {expect} from 'chai'
-import {buildChartSpecs} from '../../src/report/charts/index.js'
-import {reportCsv} from '../../src/report/csv.js'
 import {fitFormula, fmtIops, fmtMBps, fmtMs} from '../../src/report/format.js'
 import {loadRun} from '../../src/report/load.js'
-import {APPENDIX_ROWS_PER_PAGE, buildReportModel, type ReportModel} from '../../src/report/model.js'
+import {APPENDIX_ROWS_PER_PAGE} from '../../src/report/page-kit.js'
+import {buildProgramReportModel, type ProgramReportModel} from '../../src/report/model.js'
+import {programCsv} from '../../src/report/csv.js'
+import {PROGRAM_PAGE_BUILDERS} from '../../src/report/pages/index.js'
+import {loopPhases} from '../../src/analysis/loop-view.js'
 import {expectGolden, FIXTURE, GENERATED_AT} from './helpers.js'
 
 describe('report model (fixture iops-file-short)', () => {
   const run = loadRun(FIXTURE)
-  const model: ReportModel = buildReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT})
+  const build = (): ProgramReportModel => buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!)
+  const model = build()
+  // the stored v1 run, read as phases: its one loop phase
+  const loop = loopPhases(run.results)[0]
 
   it('matches the golden model', () => {
     expectGolden('model.json', model)
   })
 
   it('is deterministic and does not depend on where the run directory is', () => {
-    const again = buildReportModel({...run, rawFiles: run.rawFiles, generatedAt: GENERATED_AT})
+    const again = build()
     expect(again).to.deep.equal(model)
     expect(JSON.stringify(model)).not.to.include(run.runDir)
   })
@@ -63,7 +68,7 @@ describe('report model (fixture iops-file-short)', () => {
   })
 
   it('reads headline numbers and the matrix from the window averages, without recomputing', () => {
-    const w = (rp: number, bs: number) => run.results.windowAverages.find(x => x.readPct === rp && x.blockSizeBytes === bs)!
+    const w = (rp: number, bs: number) => loop.windowAverages.find(x => x.readPct === rp && x.blockSizeBytes === bs)!
     const headline = model.pages[0].summary!.headline
     expect(headline[0].value).to.equal(`${fmtIops(w(100, 4096).iops)} IOPS`)
     expect(headline[1].value).to.equal(`${fmtIops(w(0, 4096).iops)} IOPS`)
@@ -76,8 +81,9 @@ describe('report model (fixture iops-file-short)', () => {
   })
 
   it('determination data as in digest B §3.2, from results.json', () => {
-    const d = model.data.determinations[0]
-    const v = run.results.steadyState.variables[0]
+    const d = model.pages.find(p => p.kind === 'closeup')!.determination!
+    const v = loop.steadyState.variables[0]
+    expect(d.id).to.equal(v.id)
     const row = (l: string) => d.rows.find(r => r.label.startsWith(l))!.value
     expect(row('Average')).to.equal('38,788.060 IOPS')
     expect(row('Allowed Max Data Excursion')).to.equal('7,757.612 IOPS')
@@ -94,26 +100,48 @@ describe('report model (fixture iops-file-short)', () => {
   })
 
   describe('chart specs', () => {
-    const specs = buildChartSpecs(model)
-    it('one spec per chart page', () => {
+    const specs = model.charts
+    it('one spec per chart page, ids by test and page', () => {
       const ids = model.pages.map(p => p.chart).filter((c): c is string => c !== null)
       expect(Object.keys(specs).sort()).to.deep.equal([...ids].sort())
+      expect(model.pages.map(p => p.chart)).to.deep.equal([null, 'iops-1', 'iops-2', 'iops-3', 'iops-4', 'iops-5', null, 'iops-7', 'iops-8', null, ...Array(model.pages.length - 10).fill(null)])
     })
-    for (const id of ['convergence', 'measurement-window', 'window-rnd-4k-w', 'window-rnd-64k-rw65', 'window-rnd-1024k-r', 'iops-2d', 'iops-matrix']) {
-      it(`${id} matches its golden`, () => {
+    // golden file names: the chart ids of the earlier report model, found here by the page they are on
+    const byPage = (title: string) => model.pages.find(p => p.title === title)!.chart!
+    const closeup = (id: string) => model.pages.find(p => p.kind === 'closeup' && p.determination?.id === id)!.chart!
+    const golden: Array<[string, () => string]> = [
+      ['convergence', () => byPage('IOPS Steady State Convergence Plot - All Block Sizes')],
+      ['measurement-window', () => byPage('IOPS Steady State Measurement Window')],
+      ['window-rnd-4k-w', () => closeup('rnd-4k-w')],
+      ['window-rnd-64k-rw65', () => closeup('rnd-64k-rw65')],
+      ['window-rnd-1024k-r', () => closeup('rnd-1024k-r')],
+      ['iops-2d', () => byPage('IOPS - All RW Mix & BS - 2D Plot')],
+      ['iops-matrix', () => byPage('IOPS - All RW Mix & BS - 3D Columns')],
+    ]
+    for (const [name, chartId] of golden) {
+      it(`${name} matches its golden`, () => {
+        const id = chartId()
         expect(specs).to.have.property(id)
-        expectGolden(`charts/${id}.vl.json`, specs[id])
+        expectGolden(`charts/${name}.vl.json`, specs[id])
       })
     }
   })
 
-  it('CSV: one row per (round, mix, block size), a blank line, then the window averages', () => {
-    const lines = reportCsv(run.results).split('\n')
-    expect(lines[0]).to.equal('round,read_pct,block_size_bytes,iops,mb_per_s,lat_mean_ms,lat_max_ms')
-    expect(lines[1]).to.equal('1,100,1048576,1065.420561,1117.174429,14.52875,31.771324')
-    expect(lines[1 + 6 * 56]).to.equal('')
-    expect(lines[2 + 6 * 56]).to.match(/^window_from_round,/)
-    expect(lines[3 + 6 * 56]).to.match(/^2,6,not-achieved,100,1048576,642\.556728,/)
-    expect(lines).to.have.length(6 * 56 + 3 + 56 + 1)
+  it('CSV: one row per fio step (round, mix, block size) in run order, then one per window average', () => {
+    const lines = programCsv(run.results).split('\n')
+    expect(lines[0]).to.equal('phase,kind,round,index,id,label,readPct,blockSizeBytes,threadCount,queueDepth,iops,mbPerSec,latMeanMs,latMaxMs,latP99999Ms,runtimeSec,startedAt,rawJson')
+    expect(lines[1]).to.match(/^loop,point,1,0,rw100-bs1024k,RND 1024KiB R,100,1048576,2,8,1065\.421,1117\.174,14\.528750,31\.771324,/)
+    expect(lines[1]).to.match(/,raw\/round-01\/01-rw100-bs1024k\.json$/)
+    expect(lines.slice(1, 1 + 6 * 56).every(l => l.startsWith('loop,point,'))).to.equal(true)
+    expect(lines[6 * 56]).to.match(/^loop,point,6,55,/)
+    expect(lines).to.have.length(6 * 56 + 56 + 2)
+    expect(lines.at(-1)).to.equal('')
+    // the window averages (rounds 2-6, not achieved): RND 1024KiB read 642.556728 IOPS
+    const w = loop.windowAverages.find(x => x.readPct === 100 && x.blockSizeBytes === 1048576)!
+    expect(lines.slice(1 + 6 * 56, -1).every(l => l.startsWith('loop,window-average (not-achieved),2-6,'))).to.equal(true)
+    expect(lines[1 + 6 * 56]).to.match(new RegExp(`^loop,window-average \\(not-achieved\\),2-6,0,rw100-bs1024k,RND 1024KiB R,100,1048576,2,8,${w.iops.toFixed(3)},`))
+    expect([loop.steadyState.fromRound, loop.steadyState.toRound, loop.steadyState.verdict]).to.deep.equal([2, 6, 'not-achieved'])
+    expect(w.iops.toFixed(6)).to.equal('642.556728')
+    expect(loop.windowAverages).to.have.length(56)
   })
 })

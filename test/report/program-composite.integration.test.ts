@@ -13,13 +13,14 @@ import {join} from 'node:path'
 import type {TopLevelSpec} from 'vega-lite'
 import {runCli} from '../helpers/cli.js'
 import {useTmpDir} from '../helpers/tmp.js'
-import {chooseOperatingPoints, type OperatingPoint, type PhaseResult, type ProgramResults} from '../../src/program/results.js'
+import {type OperatingPoint, type PhaseResult, type ProgramResults} from '../../src/model/results.js'
+import {chooseOperatingPoints} from '../../src/analysis/derive.js'
 import {fmtIops, fmtMs} from '../../src/report/format.js'
 import {renderReport} from '../../src/report/index.js'
 import {hashRawFiles} from '../../src/report/load.js'
-import {buildProgramReportModel, type ProgramReportModel} from '../../src/report/program/model.js'
-import {compositePages, histogramIoCount} from '../../src/report/program/tests/composite.js'
-import {readStoredProgram} from '../../src/store/read.js'
+import {buildProgramReportModel, type ProgramReportModel} from '../../src/report/model.js'
+import {compositePages, histogramIoCount} from '../../src/report/pages/composite.js'
+import {readStoredRun} from '../../src/store/read.js'
 
 const GENERATED_AT = '2026-12-01T12:00:00Z'
 type Loop = Extract<PhaseResult, {kind: 'loop'}>
@@ -75,7 +76,7 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
     const r = await runCli(['run', 'dirth', '--device', `file:${img}`, '--size', '64MiB', '--point-seconds', '0.05', '--max-rounds', '5', '--time-scale', '0.001', '--tc', '1',
       '--out', runDir, '--yes-destroy-data', img, '--json'], {cwd: tmp, timeoutMs: 540_000})
     expect(r.code, r.stderr.slice(-3000)).to.equal(0)
-    const stored = readStoredProgram(runDir)
+    const stored = readStoredRun(runDir)
     results = stored.results
     model = buildProgramReportModel({manifest: stored.manifest, results, rawFiles: hashRawFiles(runDir), generatedAt: GENERATED_AT}, compositePages)
     pc = results.phases.find((p): p is Loop => p.kind === 'loop' && p.id === 'precondition')!
@@ -215,7 +216,7 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
     const o = cut.phases.find((p): p is Ops => p.kind === 'operating-points')!
     o.points = []
     o.status = 'pending'
-    const stored = readStoredProgram(runDir)
+    const stored = readStoredRun(runDir)
     const m = buildProgramReportModel({manifest: stored.manifest, results: cut, rawFiles: [], generatedAt: GENERATED_AT}, compositePages)
     const plots = m.pages.filter(p => p.caption.startsWith('Plot A.'))
     expect(plots).to.have.length(16)

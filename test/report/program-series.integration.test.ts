@@ -7,15 +7,16 @@ import {expect} from 'chai'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {recoveryTime, type PhaseResult, type ProgramResults} from '../../src/program/results.js'
+import {type PhaseResult, type ProgramResults} from '../../src/model/results.js'
+import {recoveryTime} from '../../src/analysis/derive.js'
 import {hashRawFiles} from '../../src/report/load.js'
 import {renderReport} from '../../src/report/index.js'
 import {fixed, fmtIops, fmtMBps, fmtMs} from '../../src/report/format.js'
-import {buildProgramReportModel, type ProgramReportInput, type ProgramReportModel} from '../../src/report/program/model.js'
-import {hirPages} from '../../src/report/program/tests/hir.js'
-import {wsatPages, wsatStopText} from '../../src/report/program/tests/wsat.js'
-import {xsrPages} from '../../src/report/program/tests/xsr.js'
-import {readStoredProgram} from '../../src/store/read.js'
+import {buildProgramReportModel, type ProgramReportInput, type ProgramReportModel} from '../../src/report/model.js'
+import {hirPages} from '../../src/report/pages/hir.js'
+import {wsatPages, wsatStopText} from '../../src/report/pages/wsat.js'
+import {xsrPages} from '../../src/report/pages/xsr.js'
+import {readStoredRun} from '../../src/store/read.js'
 import {runCli} from '../helpers/cli.js'
 import {tool} from './helpers.js'
 
@@ -29,7 +30,7 @@ const mean = (xs: number[]) => sum(xs) / xs.length
 const minutesBetween = (from: string, to: string) => Number(BigInt(to) - BigInt(from)) / 60e9
 
 function inputOf(runDir: string): ProgramReportInput {
-  const {manifest, results} = readStoredProgram(runDir)
+  const {manifest, results} = readStoredRun(runDir)
   return {manifest, results, rawFiles: hashRawFiles(runDir), generatedAt: GENERATED_AT}
 }
 
@@ -181,7 +182,7 @@ describe('report pages of WSAT, HIR and XSR (real shortened runs)', function () 
     })
 
     it('the optional steady-state exit, when used, adds its measurement window and sets the verdict', () => {
-      const hirLoop = readStoredProgram(runs.hir).results.phases.find(p => p.kind === 'loop') as Extract<PhaseResult, {kind: 'loop'}>
+      const hirLoop = readStoredRun(runs.hir).results.phases.find(p => p.kind === 'loop') as Extract<PhaseResult, {kind: 'loop'}>
       const withExit = {...input, results: {...r, phases: r.phases.map(p => (p.kind === 'series' ? {...p, stopReason: 'steady-state' as const, steadyState: {...hirLoop.steadyState, verdict: 'steady' as const}} : p))}}
       const m = buildProgramReportModel(withExit, wsatPages)
       expect(builderTitles(m)).to.include('WSAT - Optional Steady State Exit - Measurement Window')

@@ -13,8 +13,8 @@ import {ROOT, runCli} from '../helpers/cli.js'
 import {requireRoot} from '../helpers/requires.js'
 import {useTmpDir} from '../helpers/tmp.js'
 import {check} from '../../src/validate.js'
-import type {PhaseResult, ProgramResults} from '../../src/program/results.js'
-import type {RunManifest} from '../../src/store/types.js'
+import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
+import type {RunManifest} from '../../src/model/manifest.js'
 
 const SHORT = ['--point-seconds', '0.2', '--max-rounds', '5', '--tc', '1', '--qd', '4']
 const readJson = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T

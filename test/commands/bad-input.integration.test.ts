@@ -36,11 +36,13 @@ describe('bad input: one clear message, a documented exit code, nothing written'
     cpSync(join(ROOT, 'specs'), specs, {recursive: true})
     const p = join(specs, 'pts-2.0.2', 'iops.json')
     const s = JSON.parse(readFileSync(p, 'utf8'))
-    s.steadyState.maxDataExcursionPct = 'twenty'
+    // the IOPS loop phase (phases: purge, wipc, loop)
+    expect(s.phases[2].kind).to.equal('loop')
+    s.phases[2].steadyState.maxDataExcursionPct = 'twenty'
     writeFileSync(p, JSON.stringify(s))
     const r = await runCli(['run', 'iops', '--device', file(), '--size', '64MiB'], {env: {PTS_SPECS_DIR: specs}})
     expect(r.code).to.equal(3)
-    expect(r.stderr).to.include(p).and.match(/at \/steadyState\/maxDataExcursionPct: must be number/)
+    expect(r.stderr).to.include(p).and.match(/at \/phases\/2\/steadyState\/maxDataExcursionPct: must be number/)
     expect(existsSync(`${tmp}/never.img`)).to.equal(false)
   })
 
@@ -58,12 +60,20 @@ describe('bad input: one clear message, a documented exit code, nothing written'
     expect(JSON.parse(r.stdout).error.message).to.match(/--qd 0/)
   })
 
-  it('pts plan touches nothing and prints phases, one round of jobs and durations', async () => {
+  it('pts plan touches nothing and prints phases, the 56 points of a round (job text with --json) and durations', async () => {
     const r = await runCli(['plan', 'iops', '--device', file(), '--size', '1GiB'])
     expect(r.code).to.equal(0)
-    expect(r.stdout).to.match(/1\. Purge/).and.match(/2\. WIPC/).and.match(/3\. WDPC/)
-    expect(r.stdout.match(/^\[rw\d+-bs\w+\]$/gm)).to.have.length(56)
+    expect(r.stdout).to.match(/1\. Purge \[purge\]/).and.match(/2\. WIPC: SEQ 128KiB W.* \[wipc\]/).and.match(/3\. IOPS loop: RND R\/W mix x block size \[loop\]: rounds of 56 points/)
     expect(r.stdout).to.match(/minimum 4h 40m 00s, maximum 23h 20m 00s/)
+    const j = await runCli(['plan', 'iops', '--device', file(), '--size', '1GiB', '--json'])
+    expect(j.code).to.equal(0)
+    const plan = JSON.parse(j.stdout) as {phases: Array<{kind: string; points?: Array<{id: string}>}>; jobs: Record<string, string>}
+    expect(plan.phases.map(p => p.kind)).to.deep.equal(['purge', 'wipc', 'loop'])
+    const ids = plan.phases[2].points!.map(p => p.id)
+    expect(ids).to.have.length(56)
+    expect(ids.every(id => /^rw\d+-bs\w+$/.test(id))).to.equal(true)
+    expect(plan.jobs.wipc).to.match(/^rw=write$/m)
+    expect(plan.jobs.loop).to.match(/^\[rw100-bs1024k\]$/m).and.match(/^bs=1048576$/m)
     expect(existsSync(`${tmp}/never.img`)).to.equal(false)
   })
 })

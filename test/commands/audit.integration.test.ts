@@ -6,7 +6,14 @@ import {runCli} from '../helpers/cli.js'
 import {shortRunCopy, SIGNING_KEYS} from '../helpers/short-run.js'
 import {check} from '../../src/validate.js'
 import type {AuditResult} from '../../src/audit/checks.js'
-import type {RunResults} from '../../src/store/types.js'
+import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
+
+type Loop = Extract<PhaseResult, {kind: 'loop'}>
+/** The loop phase of an IOPS run: phases[2] (purge, wipc, loop). */
+const loopOf = (r: ProgramResults): Loop => {
+  expect(r.phases.findIndex(p => p.kind === 'loop')).to.equal(2)
+  return r.phases[2] as Loop
+}
 
 // The idle-gap limit is raised from its default (1000 ms) because this test host runs other
 // loads beside the run (a gap of ~1 s was seen with three fio pipelines on 2 cores); the limit
@@ -36,11 +43,11 @@ describe('pts audit on a real short run', function () {
     expect(result.checks.map(c => c.id)).to.include.members(['integrity', 'signature', 'measurements', 'steady-state', 'report', 'purge', 'wipc', 'durations', 'loop-order', 'idle-gaps', 'identity', 'job-parameters'])
     expect(check('audit-result.schema.json', result)).to.deep.equal([])
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
-    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as ProgramResults
     // the seal covers results.json and every raw file of every point
     const sealed = new Set(manifest.integrity.files.map((f: {path: string}) => f.path))
     expect(sealed.has('results.json')).to.equal(true)
-    for (const p of results.rounds.flatMap(r => r.points)) expect(sealed.has(p.raw.json) && sealed.has(p.raw.job)).to.equal(true)
+    for (const p of loopOf(results).rounds.flatMap(r => r.points)) expect(sealed.has(p.raw.json) && sealed.has(p.raw.job)).to.equal(true)
     // human output: PASS per check, then the result
     const text = await runCli(['audit', dir, ...GAP])
     expect(text.code).to.equal(0)
@@ -51,8 +58,8 @@ describe('pts audit on a real short run', function () {
 
   it('names the file and the point when one digit of one raw file changes', async () => {
     const dir = await copy()
-    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults
-    const p = results.rounds[2].points[7]
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as ProgramResults
+    const p = loopOf(results).rounds[2].points[7]
     const path = join(dir, p.raw.json)
     const text = readFileSync(path, 'utf8')
     // the first digit of the write (or read) total_ios: a number that feeds IOPS and the mean latency
@@ -63,26 +70,26 @@ describe('pts audit on a real short run', function () {
     expect(code).to.equal(11)
     expect(result.ok).to.equal(false)
     expect(problems(result, 'integrity')).to.include(`changed: ${p.raw.json}`)
-    expect(problems(result, 'measurements')).to.include('/rounds/2/points/7/ioCount').and.include(p.raw.json)
+    expect(problems(result, 'measurements')).to.include('results.json /phases/2/rounds/2/points/7/ioCount').and.include(p.raw.json)
   })
 
   it('names results.json and the JSON pointer when one number in results.json changes', async () => {
     const dir = await copy()
     const path = join(dir, 'results.json')
-    const results = JSON.parse(readFileSync(path, 'utf8')) as RunResults
-    results.rounds[1].points[3].iops += 1
+    const results = JSON.parse(readFileSync(path, 'utf8')) as ProgramResults
+    loopOf(results).rounds[1].points[3].iops += 1
     writeFileSync(path, JSON.stringify(results, null, 2) + '\n')
     const {code, result} = await audit(dir)
     expect(code).to.equal(11)
     expect(problems(result, 'integrity')).to.match(/^changed: results\.json/m)
-    expect(problems(result, 'measurements')).to.include('results.json /rounds/1/points/3/iops')
+    expect(problems(result, 'measurements')).to.include('results.json /phases/2/rounds/1/points/3/iops')
     expect(failed(result)).to.include.members(['integrity', 'measurements'])
   })
 
   it('names a deleted raw file', async () => {
     const dir = await copy()
-    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults
-    const p = results.rounds[4].points[55]
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as ProgramResults
+    const p = loopOf(results).rounds[4].points[55]
     rmSync(join(dir, p.raw.json))
     const {code, result} = await audit(dir)
     expect(code).to.equal(11)

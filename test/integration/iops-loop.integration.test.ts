@@ -7,6 +7,7 @@ import {join} from 'node:path'
 import {runCli} from '../helpers/cli.js'
 import {requireRoot} from '../helpers/requires.js'
 import {verifyRun} from '../helpers/verify-run.js'
+import {purgeLog} from '../../src/analysis/steps.js'
 
 function sha(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex')
@@ -73,12 +74,14 @@ describe('pts run iops on a loop block device (real fio, root)', function () {
     expect(auto.stderr).to.match(/no PTS purge method is supported by/)
     const r = await runCli(['run', 'iops', '--device', dev, '--yes-destroy-data', dev, '--purge', 'discard', '--point-seconds', '0.2', '--max-rounds', '6', '--tc', '2', '--qd', '8', '--out', out, '--json'])
     expect(r.code, r.stderr.slice(-3000)).to.equal(0)
-    const {results, manifest} = verifyRun(out, 6)
+    const {manifest, purge} = verifyRun(out, 6)
     expect(manifest.target).to.include({kind: 'block', path: dev, sizeBytes: 128 * 1024 * 1024})
     expect(manifest.target.identity.interface).to.equal('loop')
-    expect(results.purge).to.include({method: 'discard', status: 'done'})
+    expect(purge).to.include({method: 'discard', status: 'done'})
     expect(manifest.deviations.join(' ')).to.match(/blkdiscard/)
     expect(manifest.deviations.join(' ')).to.match(/write cache not set to disabled/)
-    expect(existsSync(join(out, 'raw', 'purge.json'))).to.equal(true)
+    // the purge tool's output: raw/01-purge.purge.json (phase 1, id purge)
+    expect(purgeLog(purge, 0)).to.equal('raw/01-purge.purge.json')
+    expect(existsSync(join(out, 'raw', '01-purge.purge.json'))).to.equal(true)
   })
 })

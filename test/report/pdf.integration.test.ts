@@ -10,14 +10,16 @@ import {join} from 'node:path'
 import {mkdtempSync} from 'node:fs'
 import {fmtIops} from '../../src/report/format.js'
 import {loadRun} from '../../src/report/load.js'
-import {buildReportModel} from '../../src/report/model.js'
+import {buildProgramReportModel} from '../../src/report/model.js'
+import {PROGRAM_PAGE_BUILDERS} from '../../src/report/pages/index.js'
+import {loopPhases} from '../../src/analysis/loop-view.js'
 import {copyFixture, FIXTURE, GENERATED_AT, pts, tool} from './helpers.js'
 
 describe('pts report (CLI, real Chromium)', function () {
   this.timeout(60_000)
   const out = mkdtempSync(join(tmpdir(), 'pts-report-out-'))
   const run = loadRun(FIXTURE)
-  const model = buildReportModel({...run, generatedAt: GENERATED_AT})
+  const model = buildProgramReportModel({...run, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!)
   let text = ''
 
   after(() => rmSync(out, {recursive: true, force: true}))
@@ -65,12 +67,14 @@ describe('pts report (CLI, real Chromium)', function () {
 
   it('pdftotext finds the determination data and headline numbers as printed', () => {
     const flat = text.replace(/\s+/g, ' ')
-    for (const d of model.data.determinations) {
+    const determinations = model.pages.flatMap(p => (p.determination ? [p.determination] : []))
+    expect(determinations).to.have.length(3)
+    for (const d of determinations) {
       for (const row of d.rows) expect(flat, `${d.id} ${row.label}`).to.include(row.value)
     }
     expect(flat).to.include('38,788.060 IOPS')
     expect(flat).to.include('3362.687 * R + 25337.313')
-    const w = run.results.windowAverages.find(x => x.readPct === 0 && x.blockSizeBytes === 4096)!
+    const w = loopPhases(run.results)[0].windowAverages.find(x => x.readPct === 0 && x.blockSizeBytes === 4096)!
     expect(flat).to.include(`${fmtIops(w.iops)} IOPS`)
     expect(flat).to.include(run.rawFiles[0].sha256)
     expect(flat).to.include(run.rawFiles[run.rawFiles.length - 1].sha256)

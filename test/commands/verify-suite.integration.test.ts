@@ -12,8 +12,7 @@ import {join} from 'node:path'
 import {currentSuiteClaims} from '../../src/claims/load.js'
 import {checkVerifyResult} from '../../src/claims/schema.js'
 import type {ClaimsFile, VerifyResult} from '../../src/claims/types.js'
-import type {LoopWindowAverage, PhaseResult, ProgramResults} from '../../src/program/results.js'
-import type {RunResults} from '../../src/store/types.js'
+import type {LoopWindowAverage, PhaseResult, ProgramResults} from '../../src/model/results.js'
 import {runCli, ROOT} from '../helpers/cli.js'
 import {useTmpDir} from '../helpers/tmp.js'
 
@@ -30,7 +29,7 @@ describe('pts verify <suite> (claims vs a real iops + tp + lat suite)', function
   let suite = ''
   let pagesBefore = 0
   let json: VerifyResult
-  let iops: RunResults
+  let iops: ProgramResults
   let tp: ProgramResults
   let lat: ProgramResults
   const claimsFile = JSON.parse(readFileSync(CLAIMS, 'utf8')) as ClaimsFile
@@ -45,7 +44,7 @@ describe('pts verify <suite> (claims vs a real iops + tp + lat suite)', function
     const run = await runCli(['run', 'all', '--tests', 'iops,tp,lat', '--device', `file:${join(tmp(), 's.img')}`, '--size', '32MiB', '--point-seconds', '0.1',
       '--max-rounds', '5', '--tc', '1', '--qd', '4', '--time-scale', '0.01', '--out', suite], {timeoutMs: 900_000})
     expect(run.code, run.stderr.slice(-3000)).to.equal(0)
-    iops = JSON.parse(readFileSync(join(suite, '01-iops/results.json'), 'utf8')) as RunResults
+    iops = JSON.parse(readFileSync(join(suite, '01-iops/results.json'), 'utf8')) as ProgramResults
     tp = JSON.parse(readFileSync(join(suite, '02-tp/results.json'), 'utf8')) as ProgramResults
     lat = JSON.parse(readFileSync(join(suite, '03-lat/results.json'), 'utf8')) as ProgramResults
     pagesBefore = pdfPages(join(suite, 'suite.pdf'))
@@ -77,9 +76,11 @@ describe('pts verify <suite> (claims vs a real iops + tp + lat suite)', function
   it('the random 4 KiB claims are measured by the IOPS run, as before', () => {
     for (const [i, readPct] of [[0, 100], [1, 0]] as const) {
       const c = json.claims[i]
-      const w = iops.windowAverages.find(x => x.readPct === readPct && x.blockSizeBytes === 4096)!
+      // the IOPS run's one loop phase (phases[2]: purge, wipc, loop)
+      expect(iops.phases.map(p => p.kind)).to.deep.equal(['purge', 'wipc', 'loop'])
+      const w = loop(iops, 'loop').windowAverages.find(x => x.readPct === readPct && x.blockSizeBytes === 4096)!
       expect(c.measured!.value).to.equal(w.iops)
-      expect(c.source).to.deep.equal({test: 'iops', runId: iops.runId, dir: '01-iops', phase: null})
+      expect(c.source).to.deep.equal({test: 'iops', runId: iops.runId, dir: '01-iops', phase: 'loop'})
       expect(c.notes).to.include(`claim at QD32, measured TC ${iops.parameters.threadCount} / QD ${iops.parameters.queueDepth}`)
     }
     expect(json.summary.notMeasured).to.equal(0)
@@ -107,8 +108,10 @@ describe('pts verify <suite> (claims vs a real iops + tp + lat suite)', function
     expect(currentSuiteClaims(suite)?.pdf).to.equal(join(suite, 'claims.pdf'))
   })
 
-  it('pts verify <tp-run> alone measures only the sequential claims (and writes claims.json and claims.pdf there)', async () => {
+  it('pts verify <tp-run> alone measures only the sequential claims (writes claims.json there and re-renders its report with the claims page)', async () => {
     const dir = join(suite, '02-tp')
+    const reportPages = pdfPages(join(dir, 'report.pdf'))
+    expect(pdfText(join(dir, 'report.pdf'))).to.not.include('Claims vs measured')
     const r = await runCli(['verify', dir, '--claims', CLAIMS, '--json'])
     expect(r.code, r.stderr).to.equal(0)
     const v = JSON.parse(r.stdout) as VerifyResult
@@ -123,7 +126,11 @@ describe('pts verify <suite> (claims vs a real iops + tp + lat suite)', function
     expect(v.runId).to.equal(tp.runId)
     expect(v.run.phases!.map(p => p.id)).to.deep.equal(['loop-128k', 'loop-1024k'])
     expect(JSON.parse(readFileSync(join(dir, 'claims.json'), 'utf8'))).to.deep.equal(v)
-    expect(pdfText(join(dir, 'claims.pdf'))).to.include('Claims vs measured - Crucial MX100 256GB')
+    // a run's claims go into its own report (report.pdf, report.html), not into a claims.pdf beside it
+    expect(existsSync(join(dir, 'claims.pdf'))).to.equal(false)
+    expect(pdfText(join(dir, 'report.pdf'))).to.include('Claims vs measured - Crucial MX100 256GB')
+    expect(pdfPages(join(dir, 'report.pdf'))).to.be.greaterThan(reportPages)
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).to.include('class="page page-claims"')
   })
 
   it('latency claims from the LAT run (TC 1/QD 1); a sequential claim at a block size TP does not run stays not measured', async () => {

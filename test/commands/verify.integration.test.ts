@@ -9,7 +9,7 @@ import {existsSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs
 import {dirname, join} from 'node:path'
 import {checkVerifyResult} from '../../src/claims/schema.js'
 import type {VerifyResult} from '../../src/claims/types.js'
-import type {RunResults} from '../../src/store/types.js'
+import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
 import {runCli, ROOT} from '../helpers/cli.js'
 import {shortRunCopy} from '../helpers/short-run.js'
 import {useTmpDir} from '../helpers/tmp.js'
@@ -30,12 +30,14 @@ describe('pts verify (claims vs a real short run)', function () {
   after(() => { for (const d of copies) rmSync(dirname(d), {recursive: true, force: true}) })
 
   let run = ''
-  let results: RunResults
+  let results: ProgramResults
+  let loop: Extract<PhaseResult, {kind: 'loop'}>
   let pagesBefore = 0
   let json: VerifyResult
   before(async () => {
     run = await copy()
-    results = JSON.parse(readFileSync(join(run, 'results.json'), 'utf8')) as RunResults
+    results = JSON.parse(readFileSync(join(run, 'results.json'), 'utf8')) as ProgramResults
+    loop = results.phases.find((p): p is Extract<PhaseResult, {kind: 'loop'}> => p.kind === 'loop')!
     pagesBefore = pdfPages(join(run, 'report.pdf'))
     const r = await runCli(['verify', run, '--claims', CLAIMS, '--json'])
     expect(r.code, r.stderr).to.equal(0)
@@ -48,13 +50,13 @@ describe('pts verify (claims vs a real short run)', function () {
     const claimsFile = JSON.parse(readFileSync(CLAIMS, 'utf8')) as {claims: Array<{value: number}>}
     for (const [i, readPct] of [[0, 100], [1, 0]] as const) {
       const c = json.claims[i]
-      const w = results.windowAverages.find(x => x.readPct === readPct && x.blockSizeBytes === 4096)!
+      const w = loop.windowAverages.find(x => x.readPct === readPct && x.blockSizeBytes === 4096)!
       expect(c.measured!.value).to.equal(w.iops)
       expect(c.measured!.readPct).to.equal(readPct)
       expect(c.ratio).to.equal(w.iops / claimsFile.claims[i].value)
       expect(c.verdict).to.equal(w.iops >= claimsFile.claims[i].value * 0.9 ? 'meets' : 'below')
       expect(c.notes).to.include(`claim at QD32, measured TC ${results.parameters.threadCount} / QD ${results.parameters.queueDepth}`)
-      expect(c.text).to.include(results.steadyState.verdict === 'steady' ? 'at steady state' : 'after preconditioning, steady state not achieved')
+      expect(c.text).to.include(loop.steadyState.verdict === 'steady' ? 'at steady state' : 'after preconditioning, steady state not achieved')
     }
     for (const c of json.claims.slice(2)) {
       expect(c.verdict).to.equal('not-measured')

@@ -9,13 +9,13 @@ import {existsSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {TopLevelSpec} from 'vega-lite'
-import type {LoopRound, PhaseResult, ProgramResults, StepResult} from '../../src/program/results.js'
+import type {LoopRound, PhaseResult, ProgramResults, StepResult} from '../../src/model/results.js'
 import {fixed, fmtIops, fmtMs} from '../../src/report/format.js'
 import {renderReport} from '../../src/report/index.js'
 import {hashRawFiles} from '../../src/report/load.js'
-import {buildProgramReportModel, type ProgramReportInput, type ProgramReportModel} from '../../src/report/program/model.js'
-import {latPages} from '../../src/report/program/tests/lat.js'
-import {readStoredProgram} from '../../src/store/read.js'
+import {buildProgramReportModel, type ProgramReportInput, type ProgramReportModel} from '../../src/report/model.js'
+import {latPages} from '../../src/report/pages/lat.js'
+import {readStoredRun} from '../../src/store/read.js'
 import {blockSizeLabel, mixLabel} from '../../src/units.js'
 import {runCli} from '../helpers/cli.js'
 import {tool} from './helpers.js'
@@ -66,7 +66,7 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
       const r = await runCli(['run', 'lat', '--revision', revision, '--device', `file:${img}`, '--size', '32MiB', '--point-seconds', '0.2', '--max-rounds', '5',
         '--time-scale', '0.002', '--tc', '1', '--qd', '4', '--out', runDir, '--yes-destroy-data', img], {cwd: dir})
       expect(existsSync(join(runDir, 'results.json')), `pts run lat (${revision}) exited ${r.code}\n${r.stderr.slice(-3000)}`).to.equal(true)
-      const {manifest, results} = readStoredProgram(runDir)
+      const {manifest, results} = readStoredRun(runDir)
       expect(results.status, r.stderr.slice(-2000)).to.equal('complete')
       const input: ProgramReportInput = {manifest, results, rawFiles: hashRawFiles(runDir), generatedAt: GENERATED_AT}
       runs[key] = {runDir, input, model: buildProgramReportModel(input, latPages)}

@@ -6,14 +6,19 @@ import {join} from 'node:path'
 import {runCli} from '../helpers/cli.js'
 import {requireRoot} from '../helpers/requires.js'
 import {check} from '../../src/validate.js'
-import type {RunManifest, RunResults} from '../../src/store/types.js'
+import type {RunManifest} from '../../src/model/manifest.js'
+import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
+
+type Loop = Extract<PhaseResult, {kind: 'loop'}>
+const loopOf = (r: ProgramResults): Loop => r.phases.find((p): p is Loop => p.kind === 'loop')!
 
 const short = ['--point-seconds', '0.1', '--max-rounds', '2', '--tc', '1', '--qd', '4']
 
-function stored(dir: string): {results: RunResults; manifest: RunManifest} {
-  const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults
+function stored(dir: string): {results: ProgramResults; manifest: RunManifest} {
+  const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as ProgramResults
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RunManifest
-  expect(check('run-result.schema.json', results)).to.deep.equal([])
+  expect(check('program-result.schema.json', results)).to.deep.equal([])
+  expect(results.phases.map(p => p.kind)).to.deep.equal(['purge', 'wipc', 'loop'])
   expect(check('run-manifest.schema.json', manifest)).to.deep.equal([])
   return {results, manifest}
 }
@@ -40,11 +45,11 @@ describe('faults stop the run with a clear message and keep every completed meas
     const dir = join(tmp, 'bad-engine')
     const r = await runCli(['run', 'iops', '--device', `file:${tmp}/a.img`, '--size', '16MiB', ...short, '--ioengine', 'no_such_engine', '--out', dir])
     expect(r.code).to.equal(6)
-    expect(r.stderr).to.match(/fio failed \(exit \d+\) on raw\/wipc\.fio/)
+    expect(r.stderr).to.match(/fio failed \(exit \d+\) on raw\/02-wipc\.fio/)
     const {manifest, results} = stored(dir)
     expect(manifest.status).to.equal('failed')
     expect(manifest.error!.exit).to.equal(6)
-    expect(results.rounds).to.deep.equal([])
+    expect(loopOf(results).rounds).to.deep.equal([])
   })
 
   it('fio output that is not valid fio JSON is never taken as a measurement (exit 6)', async () => {
@@ -63,7 +68,7 @@ exit $rc
     expect(r.code).to.equal(6)
     expect(r.stderr).to.match(/round-01\/03-rw100-bs64k\.json: not valid fio JSON/)
     const {results} = stored(dir)
-    expect(results.rounds[0].points.map(p => p.index)).to.deep.equal([0, 1]) // the two good points are kept
+    expect(loopOf(results).rounds[0].points.map(p => p.index)).to.deep.equal([0, 1]) // the two good points are kept
   })
 
   it('an I/O error from the target (a file on a full file system) stops the run (exit 6)', async function () {
@@ -83,9 +88,9 @@ exit $rc
     const r = await runCli(['run', 'iops', '--device', `file:${tmp}/c.img`, '--size', '16MiB', ...short, '--out', dir])
     expect(r.code, r.stderr).to.equal(9)
     expect(r.stderr).to.match(/no space left on the device that holds the run directory/)
-    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults
-    expect(check('run-result.schema.json', results)).to.deep.equal([])
-    const kept = results.rounds.flatMap(x => x.points)
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as ProgramResults
+    expect(check('program-result.schema.json', results)).to.deep.equal([])
+    const kept = loopOf(results).rounds.flatMap(x => x.points)
     expect(kept.length).to.be.greaterThan(0)
     for (const p of kept) expect(existsSync(join(dir, p.raw.json))).to.equal(true)
   })

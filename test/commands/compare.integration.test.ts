@@ -12,7 +12,10 @@ import {shortRunCopy} from '../helpers/short-run.js'
 import {useTmpDir} from '../helpers/tmp.js'
 import {tool} from '../report/helpers.js'
 import type {CompareModel} from '../../src/compare/model.js'
-import type {RunManifest, RunResults} from '../../src/store/types.js'
+import type {RunManifest} from '../../src/model/manifest.js'
+import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
+
+type Loop = Extract<PhaseResult, {kind: 'loop'}>
 
 const readJson = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T
 /** The PDF text with all whitespace removed: long paths and labels may wrap anywhere in table cells. */
@@ -67,7 +70,7 @@ describe('pts compare (CLI, real runs, real Chromium)', function () {
     it('ratio tables are there, and a ratio recomputed from the two results.json files is printed in its cell', () => {
       expect(text).to.include('Ratio R2 / R1: IOPS')
       for (const h of ['Ratio R2 / R1: Bandwidth', 'Ratio R2 / R1: Mean Response Time', 'Ratio R2 / R1: Maximum Response Time']) expect(text).to.include(h)
-      const wa = (dir: string) => readJson<RunResults>(join(dir, 'results.json')).windowAverages.find(w => w.readPct === 0 && w.blockSizeBytes === 4096)!
+      const wa = (dir: string) => readJson<ProgramResults>(join(dir, 'results.json')).phases.find((p): p is Loop => p.kind === 'loop')!.windowAverages.find(w => w.readPct === 0 && w.blockSizeBytes === 4096)!
       const expected = (wa(B).iops / wa(A).iops).toFixed(2)
       // The 4KiB row of the IOPS ratio table; its first value column is R/W 0/100.
       const block = text.slice(text.indexOf('Ratio R2 / R1: IOPS'))
@@ -126,7 +129,7 @@ describe('pts compare (CLI, real runs, real Chromium)', function () {
     it('a run still in progress -> exit 8, refused with what to do', async () => {
       const running = await shortRunCopy('B', {seed: 2})
       const p = join(running, 'results.json')
-      writeFileSync(p, JSON.stringify({...readJson<RunResults>(p), status: 'running'}, null, 2))
+      writeFileSync(p, JSON.stringify({...readJson<ProgramResults>(p), status: 'running'}, null, 2))
       const r = await runCli(['compare', A, running, '--out', join(tmpDir(), 'running'), '--json'])
       expect(r.code, r.stderr).to.equal(8)
       const err = JSON.parse(r.stdout).error as {message: string; suggestion: string}
