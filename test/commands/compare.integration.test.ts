@@ -96,7 +96,13 @@ describe('pts compare (CLI, real runs, real Chromium)', function () {
     // flags before the runs: --label takes one value each (not greedy)
     const r = await runCli(['compare', '--samples', '--label', 'Sample one', '--label', 'Sample two', A, B, '--out', join(dir, 'cmp.pdf')])
     expect(r.code, r.stderr).to.equal(0)
-    expect(r.stdout.trim().split('\n').sort()).to.deep.equal(['cmp.html', 'cmp.json', 'cmp.pdf'].map(f => join(dir, f)))
+    const out = r.stdout.trim().split('\n')
+    expect(out.slice(0, 3).sort()).to.deep.equal(['cmp.html', 'cmp.json', 'cmp.pdf'].map(f => join(dir, f)))
+    // then the headline differences, the same lines as the model's
+    const model = JSON.parse(readFileSync(join(dir, 'cmp.json'), 'utf8')) as {headlines: string[]}
+    expect(model.headlines.length).to.be.greaterThan(0)
+    expect(out[4]).to.match(/^Headline differences \(ratios Rk \/ R1; R1 = /)
+    expect(out.slice(5).map(l => l.trim())).to.deep.equal(model.headlines)
     const text = await tool('pdftotext', ['-layout', join(dir, 'cmp.pdf'), '-'])
     expect(text).to.include('IOPS Sample Variation - Min, Median, Max')
     expect(text).to.include('IOPS Sample Variation - Coefficient of Variation per Point (n=2)')
