@@ -2,7 +2,11 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base.js'
 import {defaultRunDir} from '../cli/options.js'
 import {prepare} from '../cli/prepare.js'
-import {execute, exitFor, summaryText} from '../cli/execute.js'
+import {execute, exitFor, summaryText, type RunReport} from '../cli/execute.js'
+import type {RunSummary} from '../run/run-test.js'
+
+/** What `pts demo --json` prints: the summary of the IOPS run it made. */
+export type DemoJson = RunSummary & {report: RunReport}
 
 export const DEMO_TARGET = 'reports/demo/demo.img'
 
@@ -16,7 +20,7 @@ export default class Demo extends BaseCommand {
     out: Flags.string({char: 'o', description: 'run directory (default: reports/demo/<timestamp>-iops-demo)'}),
   }
 
-  async run(): Promise<unknown> {
+  async run(): Promise<DemoJson> {
     const {flags} = await this.parse(Demo)
     const device = `file:${DEMO_TARGET}`
     const prepared = prepare('iops', {

@@ -6,6 +6,60 @@ import {pointJob, wipcJob} from '../engine/jobfile.js'
 import {prepareProgram, programFlags, programPlanJobs, programPlanText} from '../cli/program.js'
 import {chooseTests, revisionTests, suiteDurationText} from '../cli/suite.js'
 import {suiteFlags} from '../cli/options.js'
+import type {Plan as IopsPlan} from '../spec/expand.js'
+import type {ProgramPlan} from '../program/expand.js'
+import type {PurgeMethod} from '../device/purge.js'
+
+/** `pts plan iops --json`: the plan of an IOPS run. */
+export interface PlanIopsJson {
+  test: IopsPlan['spec']['id']
+  revision: IopsPlan['spec']['revision']
+  profile: IopsPlan['options']['profile']
+  /** file:<path>, or the block device with its model and serial. */
+  target: string
+  safety: {proceed: boolean; refusals: string[]}
+  compliance: IopsPlan['compliance']
+  deviations: IopsPlan['deviations']
+  purge: {method: PurgeMethod | 'none'; deviation: string | null; refused: string | null; steps: string[]}
+  options: IopsPlan['options']
+  activeRangeBytes: IopsPlan['activeRangeBytes']
+  wipc: IopsPlan['wipc']
+  pointsPerRound: number
+  points: IopsPlan['points']
+  durations: IopsPlan['durations']
+  /** fio job files: the WIPC job and each point of round 1. */
+  jobs: {wipc: string; round1: string[]}
+}
+
+/** `pts plan <tp|lat|wsat|hir|xsr|cbw|ecw|dirth> --json`: the plan of a test program. */
+export interface PlanProgramJson {
+  test: ProgramPlan['spec']['id']
+  revision: ProgramPlan['spec']['revision']
+  profile: ProgramPlan['options']['profile']
+  target: string
+  safety: {proceed: boolean; refusals: string[]}
+  compliance: ProgramPlan['compliance']
+  deviations: ProgramPlan['deviations']
+  options: ProgramPlan['options']
+  activeRangeBytes: ProgramPlan['activeRangeBytes']
+  phases: ProgramPlan['phases']
+  timeline: ProgramPlan['timeline']
+  durations: ProgramPlan['durations']
+  parameters: ProgramPlan['spec']['parameters']
+  /** fio job text by step. */
+  jobs: Record<string, string>
+}
+
+/** `pts plan all --json`: each test of the suite with its duration and safety verdict. */
+export interface PlanSuiteJson {
+  suite: true
+  revision: string
+  /** maxSec: null when a phase has no upper bound. */
+  tests: Array<{test: string; minSec: number; maxSec: number | null; refusals: string[]; compliance: IopsPlan['compliance'] | ProgramPlan['compliance']}>
+}
+
+/** What `pts plan --json` prints. */
+export type PlanJson = PlanIopsJson | PlanProgramJson | PlanSuiteJson
 
 export default class Plan extends BaseCommand {
   static summary = 'Print what a run would do and how long it takes; touches nothing.'
@@ -17,7 +71,7 @@ export default class Plan extends BaseCommand {
   static args = testArg
   static flags = {...runFlags, ...programFlags, ...suiteFlags}
 
-  async run(): Promise<unknown> {
+  async run(): Promise<PlanJson> {
     const {args, flags} = await this.parse(Plan)
     if (args.test === 'all') {
       const tests = chooseTests(revisionTests(flags.revision), flags.tests, flags.revision)

@@ -22,6 +22,7 @@ import {runProgram} from '../program/run.js'
 import {readSuite, runSuite} from '../cli/suite.js'
 import {loadSigningKey} from '../store/integrity.js'
 import {signKeyFlag} from '../cli/options.js'
+import type {RunJson} from './run.js'
 
 export default class Resume extends BaseCommand {
   static summary = 'Continue an interrupted run or suite (after a crash, a reboot or Ctrl-C).'
@@ -41,7 +42,7 @@ The other tests (tp, lat, wsat, hir, xsr, cbw, ecw, dirth) continue from their s
     ...signKeyFlag,
   }
 
-  async run(): Promise<unknown> {
+  async run(): Promise<RunJson> {
     const {args, flags} = await this.parse(Resume)
     const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])
     const suite = readSuite(args.runDir)
@@ -83,7 +84,7 @@ The other tests (tp, lat, wsat, hir, xsr, cbw, ecw, dirth) continue from their s
   }
 
   /** A test-program run (tp, lat, wsat, hir, xsr, cbw, ecw, dirth): continue from its stored phases. */
-  private async resumeProgram(runDirArg: string, restart: boolean, signKey: KeyObject | undefined): Promise<unknown> {
+  private async resumeProgram(runDirArg: string, restart: boolean, signKey: KeyObject | undefined): Promise<RunJson> {
     if (restart) throw new UsageError('--restart-from purge is supported for IOPS runs only', 'start a new run of this test instead')
     const {runDir: dir, manifest, results} = readStoredProgram(runDirArg)
     mayResume(dir, results.status, false)

@@ -7,6 +7,13 @@ import {execute, exitFor, summaryText} from '../cli/execute.js'
 import {chooseTests, revisionTests, runSuite} from '../cli/suite.js'
 import {suiteFlags} from '../cli/options.js'
 import {EXIT, UsageError} from '../errors.js'
+import type {RunSummary} from '../run/run-test.js'
+import type {ProgramSummary} from '../program/run.js'
+import type {RunReport} from '../cli/execute.js'
+import type {SuiteManifest} from '../cli/suite.js'
+
+/** What `pts run --json` (and `pts resume --json`) prints: an IOPS run, a test-program run, or a suite (run all). */
+export type RunJson = (RunSummary & {report: RunReport}) | (ProgramSummary & {report: RunReport}) | (SuiteManifest & {files: string[]})
 
 export default class Run extends BaseCommand {
   static summary = 'Run a PTS test (iops, tp, lat, wsat, hir, xsr, cbw, ecw, dirth) or the whole suite (all) against a block device or a file.'
@@ -26,7 +33,7 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
   static args = testArg
   static flags = {...runFlags, ...programFlags, ...suiteFlags, ...signKeyFlag}
 
-  async run(): Promise<unknown> {
+  async run(): Promise<RunJson> {
     const {args, flags} = await this.parse(Run)
     const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])
     const runDir = flags.out ?? defaultRunDir(new Date(), args.test, flags.device)

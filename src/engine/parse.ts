@@ -42,23 +42,33 @@ export interface DirectionStats {
 
 /** One test point as measured: the group_reported job of one fio run. */
 export interface Measurement {
-  /** Total IOPS = read IOPS + write IOPS (digest Part A 4, never mix-weighted). */
+  /** Total IOPS = read IOPS + write IOPS (digest Part A 4, never mix-weighted). @minimum 0 */
   iops: number
+  /** @minimum 0 */
   readIops: number
+  /** @minimum 0 */
   writeIops: number
+  /** @minimum 0 */
   bwBytesPerSec: number
+  /** @minimum 0 */
   readBwBytesPerSec: number
+  /** @minimum 0 */
   writeBwBytesPerSec: number
+  /** @integer @minimum 0 */
   readBytes: number
+  /** @integer @minimum 0 */
   writeBytes: number
+  /** @integer @minimum 0 */
   ioCount: number
-  /** IO-count weighted mean of read and write total latency (digest Part A 4). */
+  /** IO-count weighted mean of read and write total latency (digest Part A 4). @minimum 0 */
   latMeanNs: number
-  /** Maximum total latency of any IO of the point. */
+  /** Maximum total latency of any IO of the point. @minimum 0 */
   latMaxNs: number
   /** 99.999th percentile total latency over all IOs, with the IO count it was taken over. */
   latP99999Ns: number | null
+  /** @integer @minimum 0 */
   latPercentileSamples: number
+  /** @minimum 0 */
   runtimeSec: number
 }
 

@@ -15,6 +15,7 @@
 import type {SteadyStateCriteria} from '../spec/types.js'
 
 export interface RoundValue {
+  /** @integer */
   round: number
   value: number
 }
@@ -23,7 +24,9 @@ export interface VariableEvaluation {
   id: string
   /** The window's rounds and values (abscissa = round number). */
   window: RoundValue[]
+  /** @integer */
   fromRound: number
+  /** @integer */
   toRound: number
   average: number
   min: number

@@ -12,10 +12,18 @@ import {join} from 'node:path'
 import {UsageError} from '../errors.js'
 import {writeJsonAtomic} from './atomic.js'
 
-export interface FileHash { path: string; bytes: number; sha256: string }
+export interface FileHash {
+  /** @minLength 1 */
+  path: string
+  /** @integer @minimum 0 */
+  bytes: number
+  /** @pattern ^[0-9a-f]{64}$ */
+  sha256: string
+}
 
 export interface Integrity {
   algorithm: 'sha256'
+  /** @format date-time */
   sealedAt: string
   files: FileHash[]
 }

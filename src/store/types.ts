@@ -6,6 +6,8 @@
 import type {Measurement} from '../engine/parse.js'
 import type {VariableEvaluation, WindowStatus} from '../steady-state/evaluate.js'
 import type {Integrity} from './integrity.js'
+import type {ProfileId, Revision, TestId} from '../spec/types.js'
+import type {ProgramTestId} from '../program/types.js'
 
 export type RunStatus = 'running' | 'complete' | 'failed' | 'interrupted'
 
@@ -125,9 +127,12 @@ export interface DeviceIdentity {
   model: string | null
   serial: string | null
   firmware: string | null
+  /** @integer */
   capacityBytes: number
   interface: string
+  /** @integer */
   logicalSectorBytes: number
+  /** @integer */
   physicalSectorBytes: number
   rotational: boolean | null
   writeCache: string
@@ -135,25 +140,54 @@ export interface DeviceIdentity {
 
 export interface RunManifest {
   schemaVersion: 1
+  /** @minLength 1 */
   runId: string
-  test: string
-  revision: string
-  profile: string
+  test: TestId | ProgramTestId
+  revision: Revision
+  profile: ProfileId
   argv: string[]
   cwd: string
   status: RunStatus
+  /** @format date-time */
   createdAt: string
+  /** @format date-time */
   finishedAt: string | null
+  /** @integer */
   pid: number
   tool: {name: 'pts'; version: string}
   fio: {path: string; version: string}
   node: string
-  host: {hostname: string; cpu: string; cores: number; memoryBytes: number; os: string; kernel: string; arch: string}
-  target: {kind: 'file' | 'block'; path: string; sizeBytes: number; identity: DeviceIdentity}
+  host: {
+    hostname: string
+    cpu: string
+    /** @integer */
+    cores: number
+    /** @integer */
+    memoryBytes: number
+    os: string
+    kernel: string
+    arch: string
+  }
+  target: {
+    kind: 'file' | 'block'
+    path: string
+    /** @integer @minimum 0 */
+    sizeBytes: number
+    identity: DeviceIdentity
+  }
   compliance: {compliant: boolean; reasons: string[]}
   deviations: string[]
-  events: Array<{at: string; event: string; detail: string}>
-  error: null | {message: string; exit: number}
+  events: Array<{
+    /** @format date-time */
+    at: string
+    event: string
+    detail: string
+  }>
+  error: null | {
+    message: string
+    /** @integer */
+    exit: number
+  }
   /** SHA-256 of results.json and every raw file, written when the run ends (absent while it runs or after a crash). */
   integrity?: Integrity | null
 }
