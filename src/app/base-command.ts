@@ -2,6 +2,16 @@
 import {Command} from '@oclif/core'
 import {EXIT, PtsError} from '../errors.js'
 
+/** What every command prints on stdout with --json when it fails (the exit code is also the process's). */
+export interface JsonError {
+  error: {
+    message: string
+    suggestion: string | null
+    /** @integer */
+    exit: number
+  }
+}
+
 export abstract class BaseCommand extends Command {
   static enableJsonFlag = true
 
@@ -28,7 +38,7 @@ export abstract class BaseCommand extends Command {
     }
     process.exitCode = exit
     if (this.jsonEnabled()) {
-      this.logJson({error: {message, suggestion: suggestion ?? null, exit}})
+      this.logJson({error: {message, suggestion: suggestion ?? null, exit}} satisfies JsonError)
     } else {
       process.stderr.write(`Error: ${message}\n${suggestion ? `Hint: ${suggestion}\n` : ''}`)
     }

@@ -28,16 +28,20 @@ export const SUITE_ORDER = TEST_IDS
 
 export interface SuiteEntry {
   test: string
+  /** @pattern ^[0-9]{2}-[a-z]+$ */
   dir: string
   status: 'pending' | 'running' | 'complete' | 'failed' | 'interrupted' | 'skipped'
   error: string | null
+  /** @format date-time */
   startedAt: string | null
+  /** @format date-time */
   finishedAt: string | null
 }
 
 export interface SuiteManifest {
   schemaVersion: 1
   kind: 'suite'
+  /** @minLength 1 */
   suiteId: string
   revision: string
   device: string
@@ -45,8 +49,11 @@ export interface SuiteManifest {
   /** The flags every test ran with (for resume). */
   flags: Record<string, string | boolean>
   status: 'running' | 'complete' | 'failed' | 'interrupted'
+  /** @format date-time */
   createdAt: string
+  /** @format date-time */
   finishedAt: string | null
+  /** @minItems 1 */
   tests: SuiteEntry[]
   /** The combined report, relative to the suite directory, once rendered. */
   report: string | null

@@ -18,8 +18,11 @@ import {identityText} from '../runner/identity.js'
 
 export type CheckStatus = 'pass' | 'fail' | 'skip'
 
+/** The checks of pts audit (IOPS runs and test programs). */
+export type CheckId = 'integrity' | 'signature' | 'measurements' | 'steady-state' | 'report' | 'purge' | 'wipc' | 'durations' | 'loop-order' | 'idle-gaps' | 'identity' | 'job-parameters'
+
 export interface AuditCheck {
-  id: string
+  id: CheckId
   title: string
   status: CheckStatus
   /** One line: why it passed, failed or was skipped. */
@@ -113,7 +116,7 @@ export function compareSeal(sealed: readonly FileHash[], now: readonly FileHash[
   return {changed, missing, added}
 }
 
-export const check = (id: string, title: string, problems: string[], passReason: string, failReason?: string): AuditCheck => ({
+export const check = (id: CheckId, title: string, problems: string[], passReason: string, failReason?: string): AuditCheck => ({
   id, title, problems,
   status: problems.length === 0 ? 'pass' : 'fail',
   reason: problems.length === 0 ? passReason : (failReason ?? `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems[0]}${problems.length > 1 ? ' …' : ''}`),

@@ -2,6 +2,10 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import {UsageError} from '../errors.js'
 import {toolVersion} from '../host.js'
+import type {CompareResult} from '../compare/index.js'
+
+/** What `pts compare --json` prints: the files written, the runs compared, their differences and the headline ones. */
+export type CompareJson = Pick<CompareResult, 'files' | 'runs' | 'differences' | 'headlines'>
 
 const FORMATS = ['pdf', 'html', 'json'] as const
 type Format = (typeof FORMATS)[number]
@@ -32,7 +36,7 @@ Exit codes: 2 fewer than 2 runs, runs of different tests or revisions (the messa
     out: Flags.string({char: 'o', description: 'output directory, or a file (.pdf/.html/.json: used for that format, the others go beside it); default reports/compare-<UTC timestamp>/'}),
   }
 
-  async run(): Promise<{files: string[]; runs: unknown[]; differences: unknown[]; headlines: string[]}> {
+  async run(): Promise<CompareJson> {
     const {argv, flags} = await this.parse(Compare)
     const formats = flags.format.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
     const bad = formats.filter(f => !(FORMATS as readonly string[]).includes(f))

@@ -1,6 +1,10 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import {defaultRunDir} from '../app/flags.js'
+import type {RunSummary} from '../app/execute.js'
+
+/** What `pts demo --json` prints: the summary of the IOPS run it made, with its report. */
+export type DemoJson = RunSummary
 
 export const DEMO_TARGET = 'reports/demo/demo.img'
 
@@ -14,7 +18,7 @@ export default class Demo extends BaseCommand {
     out: Flags.string({char: 'o', description: 'run directory (default: reports/demo/<timestamp>-iops-demo)'}),
   }
 
-  async run(): Promise<unknown> {
+  async run(): Promise<DemoJson> {
     const {prepare} = await import('../app/prepare.js')
     const {execute, exitFor, summaryText} = await import('../app/execute.js')
     const {flags} = await this.parse(Demo)

@@ -2,6 +2,9 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import type {DeviceInfo} from '../device/discover.js'
 
+/** What `pts devices --json` prints: every block device found, with its safety verdict. */
+export type DevicesJson = DeviceInfo[]
+
 function yn(v: boolean | null): string { return v === null ? '?' : v ? 'yes' : 'no' }
 
 function wcText(d: DeviceInfo): string {
@@ -35,7 +38,7 @@ export default class Devices extends BaseCommand {
     'allow-partition': Flags.boolean({description: 'judge partitions as allowed (non-compliant) targets', default: false}),
   }
 
-  async run(): Promise<unknown> {
+  async run(): Promise<DevicesJson> {
     const {flags} = await this.parse(Devices)
     const {discoverDevices} = await import('../device/discover.js')
     const devs = discoverDevices({allowPartition: flags['allow-partition']})

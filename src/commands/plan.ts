@@ -1,5 +1,39 @@
 import {BaseCommand} from '../app/base-command.js'
 import {runFlags, suiteFlags, testArg} from '../app/flags.js'
+import type {PurgeMethod} from '../device/purge.js'
+import type {ProgramPlan} from '../plan/expand.js'
+
+/** `pts plan <test> --json`: the plan of one test. */
+export interface PlanTestJson {
+  test: ProgramPlan['spec']['id']
+  revision: ProgramPlan['spec']['revision']
+  profile: ProgramPlan['options']['profile']
+  /** file:<path>, or the block device with its model and serial. */
+  target: string
+  safety: {proceed: boolean; refusals: string[]}
+  compliance: ProgramPlan['compliance']
+  deviations: ProgramPlan['deviations']
+  purge: {method: PurgeMethod | 'none'; deviation: string | null; refused: string | null; steps: string[]}
+  options: ProgramPlan['options']
+  activeRangeBytes: ProgramPlan['activeRangeBytes']
+  phases: ProgramPlan['phases']
+  timeline: ProgramPlan['timeline']
+  durations: ProgramPlan['durations']
+  parameters: ProgramPlan['spec']['parameters']
+  /** fio job text of the first step of every phase, by phase id. */
+  jobs: Record<string, string>
+}
+
+/** `pts plan all --json`: each test of the suite with its duration and safety verdict. */
+export interface PlanSuiteJson {
+  suite: true
+  revision: string
+  /** maxSec: null when a phase has no upper bound. */
+  tests: Array<{test: string; minSec: number; maxSec: number | null; refusals: string[]; compliance: ProgramPlan['compliance']}>
+}
+
+/** What `pts plan --json` prints. */
+export type PlanJson = PlanTestJson | PlanSuiteJson
 
 export default class Plan extends BaseCommand {
   static summary = 'Print what a run would do and how long it takes; touches nothing.'
@@ -12,7 +46,7 @@ export default class Plan extends BaseCommand {
   static args = testArg
   static flags = {...runFlags, ...suiteFlags}
 
-  async run(): Promise<unknown> {
+  async run(): Promise<PlanJson> {
     const {prepare} = await import('../app/prepare.js')
     const {planJobs, planText} = await import('../app/plan-text.js')
     const {chooseTests, revisionTests, suiteDurationText} = await import('../app/suite.js')
@@ -34,7 +68,7 @@ export default class Plan extends BaseCommand {
     if (flags.tests !== undefined) throw new (await import('../errors.js')).UsageError('--tests applies to pts plan all')
     const {plan, target, refusals, purge} = prepare(args.test, flags)
     const label = target.kind === 'file' ? `file:${target.path}` : `${target.path} (${target.identity.model ?? '?'}, serial ${target.identity.serial ?? 'none'})`
-    const purgeInfo = purge ? {method: purge.method, deviation: purge.deviation, refused: purge.refused, steps: purge.steps.map(x => x.argv.join(' '))} : {method: 'none', deviation: plan.purge.deviation, refused: null, steps: []}
+    const purgeInfo: PlanTestJson['purge'] = purge ? {method: purge.method, deviation: purge.deviation, refused: purge.refused, steps: purge.steps.map(x => x.argv.join(' '))} : {method: 'none', deviation: plan.purge.deviation, refused: null, steps: []}
     if (!this.jsonEnabled()) this.log(planText(plan, label, refusals, purgeInfo))
     return {
       test: plan.spec.id, revision: plan.spec.revision, profile: plan.options.profile, target: label,

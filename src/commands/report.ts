@@ -2,6 +2,12 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import {UsageError} from '../errors.js'
 
+/** What `pts report --json` prints: the files written, and warnings (e.g. a claims page left out). */
+export interface ReportJson {
+  files: string[]
+  warnings?: string[]
+}
+
 const FORMATS = ['pdf', 'html', 'csv', 'json'] as const
 type Format = (typeof FORMATS)[number]
 
@@ -25,7 +31,7 @@ Exit codes: 3 results.json or manifest.json fails its schema; 7 the report canno
     out: Flags.string({char: 'o', description: 'output file (its extension picks the format it is used for; other formats go beside it) or directory (default: the run directory)'}),
   }
 
-  async run(): Promise<{files: string[]; warnings?: string[]}> {
+  async run(): Promise<ReportJson> {
     const {args, flags} = await this.parse(Report)
     const formats = flags.format.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
     const bad = formats.filter(f => !(FORMATS as readonly string[]).includes(f))

@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {BaseCommand} from '../app/base-command.js'
 import {UsageError} from '../errors.js'
 import {signKeyFlag} from '../app/flags.js'
+import type {RunJson} from './run.js'
 
 export default class Resume extends BaseCommand {
   static summary = 'Continue an interrupted run or suite (after a crash, a reboot or Ctrl-C).'
@@ -22,7 +23,7 @@ Every test continues from its stored phases: completed phases are kept, a cut lo
     ...signKeyFlag,
   }
 
-  async run(): Promise<unknown> {
+  async run(): Promise<RunJson> {
     const {args, flags} = await this.parse(Resume)
     const [{loadSigningKey}, {readSuite, runSuite}] = await Promise.all([import('../store/integrity.js'), import('../app/suite.js')])
     const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])

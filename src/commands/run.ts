@@ -2,6 +2,11 @@ import {BaseCommand} from '../app/base-command.js'
 import {defaultRunDir, runFlags, signKeyFlag, testArg} from '../app/flags.js'
 import {suiteFlags} from '../app/flags.js'
 import {EXIT, UsageError} from '../errors.js'
+import type {RunSummary} from '../app/execute.js'
+import type {SuiteManifest} from '../app/suite.js'
+
+/** What `pts run --json` (and `pts resume --json`) prints: the run of one test with its report, or a suite (run all). */
+export type RunJson = RunSummary | (SuiteManifest & {files: string[]})
 
 export default class Run extends BaseCommand {
   static summary = 'Run a PTS test (iops, tp, lat, wsat, hir, xsr, cbw, ecw, dirth) or the whole suite (all) against a block device or a file.'
@@ -21,7 +26,7 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
   static args = testArg
   static flags = {...runFlags, ...suiteFlags, ...signKeyFlag}
 
-  async run(): Promise<unknown> {
+  async run(): Promise<RunJson> {
     const {loadSigningKey} = await import('../store/integrity.js')
     const {prepare} = await import('../app/prepare.js')
     const {execute, exitFor, summaryText} = await import('../app/execute.js')

@@ -10,24 +10,37 @@
 import type {ProfileId, ProfileParams, Revision, TestId} from './tests.js'
 
 /** One share of a block-size mix (fio bssplit), digest B §5.7. */
-export interface BlockSizeShare { blockSizeBytes: number; pct: number }
+export interface BlockSizeShare {
+  /** @integer @minimum 512 @multipleOf 512 */
+  blockSizeBytes: number
+  /** @minimum 0 @maximum 100 */
+  pct: number
+}
 
 /** One LBA zone (fio random_distribution=zoned): accessPct of the IOs go to rangePct of the ActiveRange, in order from LBA 0. */
-export interface Zone { accessPct: number; rangePct: number }
+export interface Zone {
+  /** @minimum 0 @maximum 100 */
+  accessPct: number
+  /** @minimum 0 @maximum 100 */
+  rangePct: number
+}
 
 /** What fio does in one step (before the loop variables are applied). */
 export interface Workload {
   /** 'selected': start from the workload --workload picked (spec `workloads`), then apply the fields given here. */
   base?: 'selected'
   access?: 'random' | 'sequential'
-  /** Percent reads (100 = all reads, 0 = all writes). A loop over readPct overrides it. */
+  /** Percent reads (100 = all reads, 0 = all writes). A loop over readPct overrides it. @integer @minimum 0 @maximum 100 */
   readPct?: number
-  /** One block size, or a block-size mix (bssplit). A loop over blockSizeBytes overrides it. */
+  /** One block size, or a block-size mix (bssplit). A loop over blockSizeBytes overrides it. @integer @minimum 512 @multipleOf 512 */
   blockSizeBytes?: number
+  /** @minItems 1 */
   bssplit?: BlockSizeShare[]
+  /** @minItems 1 */
   zones?: Zone[]
-  /** Fixed TC / QD (LAT: 1/1; CBW and DIRTH preconditioning: 32/32); else the run's TC/QD. */
+  /** Fixed TC / QD (LAT: 1/1; CBW and DIRTH preconditioning: 32/32); else the run's TC/QD. @integer @minimum 1 */
   threadCount?: number
+  /** @integer @minimum 1 */
   queueDepth?: number
 }
 
@@ -35,102 +48,169 @@ export type LoopDimension = 'readPct' | 'blockSizeBytes' | 'threadCount' | 'queu
 
 /** A steady-state tracking variable: which point of the round, which metric (digest B §3.4). */
 export interface ProgramTracking {
+  /** @pattern ^[a-z0-9-]+$ */
   id: string
+  /** @minLength 1 */
   label: string
   metric: 'iops' | 'bwBytesPerSec' | 'writeBwBytesPerSec' | 'latMeanNs'
-  /** The point whose value is tracked: every given field must match (pointIndex: position in the round, 0-based). */
-  select: {readPct?: number; blockSizeBytes?: number; threadCount?: number; queueDepth?: number; pointIndex?: number}
+  /** The point whose value is tracked: every given field must match (pointIndex: position in the round, 0-based). @minProperties 1 */
+  select: {
+    /** @integer @minimum 0 @maximum 100 */
+    readPct?: number
+    /** @integer @minimum 512 @multipleOf 512 */
+    blockSizeBytes?: number
+    /** @integer @minimum 1 */
+    threadCount?: number
+    /** @integer @minimum 1 */
+    queueDepth?: number
+    /** @integer @minimum 0 */
+    pointIndex?: number
+  }
 }
 
 export interface SteadyStateSpec {
+  /** @integer @minimum 2 */
   windowRounds: number
+  /** @exclusiveMinimum 0 */
   maxDataExcursionPct: number
+  /** @exclusiveMinimum 0 */
   maxSlopeExcursionPct: number
+  /** @integer @minimum 1 */
   maxRounds: number
+  /** @minItems 1 */
   tracking: ProgramTracking[]
 }
 
-export interface PurgePhase { kind: 'purge'; id: string; title: string }
+export interface PurgePhase {
+  kind: 'purge'
+  /** @pattern ^[a-z0-9-]+$ */
+  id: string
+  /** @minLength 1 */
+  title: string
+}
 
 export interface WipcPhase {
   kind: 'wipc'
+  /** @pattern ^[a-z0-9-]+$ */
   id: string
+  /** @minLength 1 */
   title: string
-  /** SEQ writes at this block size (TP: the block size under test), capacityMultiple x the PC ActiveRange. */
+  /** SEQ writes at this block size (TP: the block size under test), capacityMultiple x the PC ActiveRange. @integer @minimum 512 @multipleOf 512 */
   blockSizeBytes: number
+  /** @exclusiveMinimum 0 */
   capacityMultiple: number
 }
 
 export interface LoopPhase {
   kind: 'loop'
+  /** @pattern ^[a-z0-9-]+$ */
   id: string
+  /** @minLength 1 */
   title: string
   workload: Workload
-  /** Loops from outer to inner; the order of values is the spec's order. */
-  loops: Array<{dimension: LoopDimension; values: number[]}>
-  /** Point length: null = the run's --point-seconds (spec 60 s). */
+  /** Loops from outer to inner; the order of values is the spec's order. @minItems 1 */
+  loops: Array<{
+    dimension: LoopDimension
+    /**
+     * In the spec's order (digest Part A 7); what a value may be depends on the dimension (scripts/schemas.ts).
+     * @minItems 1
+     * @uniqueItems true
+     */
+    values: number[]
+  }>
+  /** Point length: null = the run's --point-seconds (spec 60 s). @exclusiveMinimum 0 */
   pointSeconds: number | null
   /** Written before each round (CBW/DIRTH inter-round pre-write), seconds at time scale 1. */
-  preRound: null | {workload: Workload; seconds: number}
+  preRound: null | {
+    workload: Workload
+    /** @exclusiveMinimum 0 */
+    seconds: number
+  }
   steadyState: SteadyStateSpec
 }
 
 export interface SeriesPhase {
   kind: 'series'
+  /** @pattern ^[a-z0-9-]+$ */
   id: string
+  /** @minLength 1 */
   title: string
   workload: Workload
-  /** One sample = one fio job of this length (per-minute sampling: 60). */
+  /** One sample = one fio job of this length (per-minute sampling: 60). @exclusiveMinimum 0 */
   sampleSeconds: number
-  /** Phase length at time scale 1. */
+  /** Phase length at time scale 1. @exclusiveMinimum 0 */
   durationSeconds: number
-  /** Stop once this many times the user capacity has been written (WSAT: 4). */
+  /** Stop once this many times the user capacity has been written (WSAT: 4). @exclusiveMinimum 0 */
   stopAtCapacityMultiple: number | null
   /** Optional steady-state exit (WSAT): every trackEvery-th sample is a tracking value. */
-  steadyStateExit: null | {trackEvery: number; windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number}
+  steadyStateExit: null | {
+    /** @integer @minimum 1 */
+    trackEvery: number
+    /** @integer @minimum 2 */
+    windowRounds: number
+    /** @exclusiveMinimum 0 */
+    maxDataExcursionPct: number
+    /** @exclusiveMinimum 0 */
+    maxSlopeExcursionPct: number
+  }
 }
 
 export interface BurstsPhase {
   kind: 'bursts'
+  /** @pattern ^[a-z0-9-]+$ */
   id: string
+  /** @minLength 1 */
   title: string
   workload: Workload
-  /** Write for burstSeconds, then host idle (no IO) for idleSeconds, `repeats` times: one fio job (thinktime). */
+  /** Write for burstSeconds, then host idle (no IO) for idleSeconds, `repeats` times: one fio job (thinktime). @exclusiveMinimum 0 */
   burstSeconds: number
+  /** @minimum 0 */
   idleSeconds: number
+  /** @integer @minimum 1 */
   repeats: number
-  /** Wait State number (idle / burst), for the report. */
+  /** Wait State number (idle / burst), for the report. @minimum 0 */
   waitState: number
 }
 
 export interface OperatingPointsPhase {
   kind: 'operating-points'
+  /** @pattern ^[a-z0-9-]+$ */
   id: string
+  /** @minLength 1 */
   title: string
-  /** The loop phase whose window averages choose the points. */
+  /** The loop phase whose window averages choose the points. @pattern ^[a-z0-9-]+$ */
   fromPhase: string
-  /** MaxIOPS = highest IOPS with mean response time <= this (operator choice, default 5 ms). */
+  /** MaxIOPS = highest IOPS with mean response time <= this (operator choice, default 5 ms). @exclusiveMinimum 0 */
   ceilingMs: number
-  prewrite: {workload: Workload; seconds: number}
-  /** The measured run that records the response-time histogram (fio json+ clat bins). */
+  prewrite: {
+    workload: Workload
+    /** @exclusiveMinimum 0 */
+    seconds: number
+  }
+  /** The measured run that records the response-time histogram (fio json+ clat bins). @exclusiveMinimum 0 */
   measureSeconds: number
 }
 
 /** One measured run that records a response-time histogram (LAT's optional 2.0 histogram, digest B §5.3). */
 export interface HistogramPhase {
   kind: 'histogram'
+  /** @pattern ^[a-z0-9-]+$ */
   id: string
+  /** @minLength 1 */
   title: string
   workload: Workload
+  /** @exclusiveMinimum 0 */
   seconds: number
   /** Optional in the spec (labelled so in the report). */
   optional: boolean
 }
 
+/** @discriminator kind */
 export type PhaseSpec = PurgePhase | WipcPhase | LoopPhase | SeriesPhase | BurstsPhase | OperatingPointsPhase | HistogramPhase
 
 /** A value shown in the report's parameters, with where it comes from (digest §0 provenance marks). */
 export interface ProgramParameter {
+  /** @minLength 1 */
   name: string
   value: string
   source: 'spec' | 'implementation-derived' | 'open'
@@ -142,17 +222,30 @@ export interface ProgramSpec {
   $schema?: string
   id: TestId
   revision: Revision
+  /** @minLength 1 */
   title: string
-  /** Centre of the report title bar, e.g. "TP - SEQ 1024KiB / 128KiB". */
+  /** Centre of the report title bar, e.g. "TP - SEQ 1024KiB / 128KiB". @minLength 1 */
   subtitle: string
+  /** @minLength 1 */
   clause: string
-  /** From specs/<revision>/revision.json (written once per revision). */
+  /** From specs/<revision>/revision.json (written once per revision). @minProperties 1 */
   profiles: Partial<Record<ProfileId, ProfileParams>>
   defaultProfile: ProfileId
   parameters: ProgramParameter[]
-  /** Named alternative workloads (WSAT optional PTS 2.0 workloads; DIRTH access patterns) that --workload picks. */
-  workloads?: Record<string, {label: string; workload: Workload}>
-  /** Which workload --workload defaults to (required when workloads is given). */
+  /** Named alternative workloads (WSAT optional PTS 2.0 workloads; DIRTH access patterns) that --workload picks. @minProperties 1 */
+  workloads?: Record<string, {
+    /** @minLength 1 */
+    label: string
+    workload: Workload
+  }>
+  /** Which workload --workload defaults to (required when workloads is given). @pattern ^[a-z0-9-]+$ */
   defaultWorkload?: string
+  /** @minItems 1 */
   phases: PhaseSpec[]
 }
+
+/**
+ * A test definition as its file specs/<rev>/<test>.json holds it (schemas/test-program.schema.json):
+ * without the profiles, which come from specs/<rev>/revision.json (store/spec-files.ts adds them).
+ */
+export type ProgramSpecFile = Omit<ProgramSpec, 'profiles' | 'defaultProfile'>

@@ -1,8 +1,9 @@
 /**
- * What a run stores besides results.json (program/results.ts, schemas/program-result.schema.json):
+ * What a run stores besides results.json (model/results.ts, schemas/program-result.schema.json):
  * manifest.json, validated by schemas/run-manifest.schema.json. Reports, audits and comparisons are built from these files
  * and raw/, never from the memory of a live run.
  */
+import type {ProfileId, Revision, TestId} from './tests.js'
 
 export type RunStatus = 'running' | 'complete' | 'failed' | 'interrupted'
 
@@ -11,9 +12,12 @@ export interface DeviceIdentity {
   model: string | null
   serial: string | null
   firmware: string | null
+  /** @integer */
   capacityBytes: number
   interface: string
+  /** @integer */
   logicalSectorBytes: number
+  /** @integer */
   physicalSectorBytes: number
   rotational: boolean | null
   writeCache: string
@@ -21,35 +25,72 @@ export interface DeviceIdentity {
 
 export interface RunManifest {
   schemaVersion: 1
+  /** @minLength 1 */
   runId: string
-  test: string
-  revision: string
-  profile: string
+  test: TestId
+  revision: Revision
+  profile: ProfileId
   argv: string[]
   cwd: string
   status: RunStatus
+  /** @format date-time */
   createdAt: string
+  /** @format date-time */
   finishedAt: string | null
+  /** @integer */
   pid: number
   tool: {name: 'pts'; version: string}
   fio: {path: string; version: string}
   node: string
-  host: {hostname: string; cpu: string; cores: number; memoryBytes: number; os: string; kernel: string; arch: string}
-  target: {kind: 'file' | 'block'; path: string; sizeBytes: number; identity: DeviceIdentity}
+  host: {
+    hostname: string
+    cpu: string
+    /** @integer */
+    cores: number
+    /** @integer */
+    memoryBytes: number
+    os: string
+    kernel: string
+    arch: string
+  }
+  target: {
+    kind: 'file' | 'block'
+    path: string
+    /** @integer @minimum 0 */
+    sizeBytes: number
+    identity: DeviceIdentity
+  }
   compliance: {compliant: boolean; reasons: string[]}
   deviations: string[]
-  events: Array<{at: string; event: string; detail: string}>
-  error: null | {message: string; exit: number}
+  events: Array<{
+    /** @format date-time */
+    at: string
+    event: string
+    detail: string
+  }>
+  error: null | {
+    message: string
+    /** @integer */
+    exit: number
+  }
   /** SHA-256 of results.json and every raw file, written when the run ends (absent while it runs or after a crash). */
   integrity?: Integrity | null
 }
 
 // The seal (store/integrity.ts writes it, audit/checks.ts compares it).
 
-export interface FileHash { path: string; bytes: number; sha256: string }
+export interface FileHash {
+  /** @minLength 1 */
+  path: string
+  /** @integer @minimum 0 */
+  bytes: number
+  /** @pattern ^[0-9a-f]{64}$ */
+  sha256: string
+}
 
 export interface Integrity {
   algorithm: 'sha256'
+  /** @format date-time */
   sealedAt: string
   files: FileHash[]
 }

@@ -5,26 +5,37 @@
  */
 import type {RunStatus} from './manifest.js'
 import type {ProgramTracking} from './definition.js'
+import type {ProfileId, Revision, TestId} from './tests.js'
 
 /** What pts reads of one fio job's output (engine/parse.ts; fio's units converted once, digest Part A 5). */
 export interface Measurement {
-  /** Total IOPS = read IOPS + write IOPS (digest Part A 4, never mix-weighted). */
+  /** Total IOPS = read IOPS + write IOPS (digest Part A 4, never mix-weighted). @minimum 0 */
   iops: number
+  /** @minimum 0 */
   readIops: number
+  /** @minimum 0 */
   writeIops: number
+  /** @minimum 0 */
   bwBytesPerSec: number
+  /** @minimum 0 */
   readBwBytesPerSec: number
+  /** @minimum 0 */
   writeBwBytesPerSec: number
+  /** @integer @minimum 0 */
   readBytes: number
+  /** @integer @minimum 0 */
   writeBytes: number
+  /** @integer @minimum 0 */
   ioCount: number
-  /** IO-count weighted mean of read and write total latency (digest Part A 4). */
+  /** IO-count weighted mean of read and write total latency (digest Part A 4). @minimum 0 */
   latMeanNs: number
-  /** Maximum total latency of any IO of the point. */
+  /** Maximum total latency of any IO of the point. @minimum 0 */
   latMaxNs: number
   /** 99.999th percentile total latency over all IOs, with the IO count it was taken over. */
   latP99999Ns: number | null
+  /** @integer @minimum 0 */
   latPercentileSamples: number
+  /** @minimum 0 */
   runtimeSec: number
 }
 
@@ -41,6 +52,7 @@ export interface SteadyStateCriteria {
 }
 
 export interface RoundValue {
+  /** @integer */
   round: number
   value: number
 }
@@ -49,7 +61,9 @@ export interface VariableEvaluation {
   id: string
   /** The window's rounds and values (abscissa = round number). */
   window: RoundValue[]
+  /** @integer */
   fromRound: number
+  /** @integer */
   toRound: number
   average: number
   min: number
@@ -75,143 +89,327 @@ export type WindowStatus = 'steady' | 'not-steady' | 'not-yet'
 
 
 export interface StepResult extends Measurement {
-  /** Position in its round / series / phase, 0-based. */
+  /** Position in its round / series / phase, 0-based. @integer @minimum 0 */
   index: number
   id: string
   label: string
+  /** @integer @minimum 0 @maximum 100 */
   readPct: number
+  /** @integer @minimum 512 @multipleOf 512 */
   blockSizeBytes: number | null
+  /** @integer @minimum 1 */
   threadCount: number
+  /** @integer @minimum 1 */
   queueDepth: number
+  /** @format date-time */
   startedAt: string
+  /** @format date-time */
   finishedAt: string
+  /** @pattern ^[0-9]+$ */
   startNs: string
+  /** @pattern ^[0-9]+$ */
   endNs: string
+  /** @integer @minimum 0 */
   seed: number
-  raw: {json: string; job: string}
+  raw: {
+    /** @pattern ^raw/ */
+    json: string
+    /** @pattern ^raw/ */
+    job: string
+  }
 }
 
 export interface LoopRound {
+  /** @integer @minimum 1 */
   round: number
+  /** @format date-time */
   startedAt: string
+  /** @format date-time */
   finishedAt: string | null
   /** The inter-round pre-write (CBW/DIRTH), null when the loop has none. */
   preRound: StepResult | null
   points: StepResult[]
 }
 
-export interface LoopTracking { id: string; label: string; metric: ProgramTracking['metric']; pointIndex: number; series: number[] }
+export interface LoopTracking {
+  id: string
+  label: string
+  metric: ProgramTracking['metric']
+  /** @integer @minimum 0 */
+  pointIndex: number
+  series: number[]
+}
 
-export interface LoopEvaluation { round: number; status: WindowStatus; fromRound: number | null; toRound: number | null; variables: VariableEvaluation[] }
+export interface LoopEvaluation {
+  /** @integer @minimum 1 */
+  round: number
+  status: WindowStatus
+  /** @integer */
+  fromRound: number | null
+  /** @integer */
+  toRound: number | null
+  variables: VariableEvaluation[]
+}
 
 export interface LoopWindowAverage {
+  /** @integer @minimum 0 */
   index: number
   id: string
   label: string
+  /** @integer @minimum 0 @maximum 100 */
   readPct: number
+  /** @integer @minimum 512 @multipleOf 512 */
   blockSizeBytes: number | null
+  /** @integer @minimum 1 */
   threadCount: number
+  /** @integer @minimum 1 */
   queueDepth: number
+  /** @minimum 0 */
   iops: number
+  /** @minimum 0 */
   readIops: number
+  /** @minimum 0 */
   writeIops: number
+  /** @minimum 0 */
   bwBytesPerSec: number
+  /** @minimum 0 */
   readBwBytesPerSec: number
+  /** @minimum 0 */
   writeBwBytesPerSec: number
+  /** @minimum 0 */
   latMeanNs: number
-  /** Maximum over the window (digest Part A 4, B §8 item 6) and the average of the per-round maxima. */
+  /** Maximum over the window (digest Part A 4, B §8 item 6) and the average of the per-round maxima. @minimum 0 */
   latMaxNs: number
+  /** @minimum 0 */
   latMaxAvgNs: number
   /** Average over the window of each round's 99.999th percentile (null when fio gave none), and the IOs behind them. */
   latP99999Ns: number | null
+  /** @integer @minimum 0 */
   latPercentileSamples: number
 }
 
 export interface SteadyStateVerdict {
   verdict: 'steady' | 'not-achieved' | 'pending'
+  /** @integer */
   fromRound: number | null
+  /** @integer */
   toRound: number | null
   variables: VariableEvaluation[]
 }
 
 export interface SeriesSample extends StepResult {
-  /** Bytes written by the phase up to and including this sample (TGBW numerator). */
+  /** Bytes written by the phase up to and including this sample (TGBW numerator). @integer @minimum 0 */
   cumulativeWrittenBytes: number
 }
 
 export type PhaseStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped'
 
+/** @discriminator kind */
 export type PhaseResult =
-  | {kind: 'purge'; id: string; title: string; status: PhaseStatus; method: string; deviation: string | null; startedAt: string | null; finishedAt: string | null; detail: string
+  | {
+    kind: 'purge'
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    title: string
+    status: PhaseStatus
+    method: string
+    deviation: string | null
+    /** @format date-time */
+    startedAt: string | null
+    /** @format date-time */
+    finishedAt: string | null
+    detail: string
     /** The purge tool's stored output, relative to the run directory (absent: raw/NN-<id>.purge.json). */
-    log?: string}
-  | {kind: 'wipc'; id: string; title: string; status: PhaseStatus; blockSizeBytes: number; requiredBytes: number; plannedBytes: number; writtenBytes: number; bwBytesPerSec: number; runtimeSec: number; startedAt: string | null; finishedAt: string | null; raw: {json: string; job: string} | null}
-  | {kind: 'loop'; id: string; title: string; status: PhaseStatus
+    log?: string
+  }
+  | {
+    kind: 'wipc'
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    title: string
+    status: PhaseStatus
+    /** @integer @minimum 512 @multipleOf 512 */
+    blockSizeBytes: number
+    /** @integer @minimum 0 */
+    requiredBytes: number
+    /** @integer @minimum 0 */
+    plannedBytes: number
+    /** @integer @minimum 0 */
+    writtenBytes: number
+    /** @minimum 0 */
+    bwBytesPerSec: number
+    /** @minimum 0 */
+    runtimeSec: number
+    /** @format date-time */
+    startedAt: string | null
+    /** @format date-time */
+    finishedAt: string | null
+    raw: {
+      /** @pattern ^raw/ */
+      json: string
+      /** @pattern ^raw/ */
+      job: string
+    } | null
+  }
+  | {
+    kind: 'loop'
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    title: string
+    status: PhaseStatus
     /** The criteria the run used (so the verdict can be recomputed from results.json and raw/ alone, digest Part A 11). */
-    criteria: {windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number; maxRounds: number; pointSeconds: number}
-    rounds: LoopRound[]; tracking: LoopTracking[]; evaluations: LoopEvaluation[]; steadyState: SteadyStateVerdict; windowAverages: LoopWindowAverage[]}
-  | {kind: 'series'; id: string; title: string; status: PhaseStatus; sampleSeconds: number; samples: SeriesSample[]; writtenBytes: number
+    criteria: {
+      /** @integer @minimum 2 */
+      windowRounds: number
+      maxDataExcursionPct: number
+      maxSlopeExcursionPct: number
+      /** @integer @minimum 1 */
+      maxRounds: number
+      /** @exclusiveMinimum 0 */
+      pointSeconds: number
+    }
+    rounds: LoopRound[]
+    tracking: LoopTracking[]
+    evaluations: LoopEvaluation[]
+    steadyState: SteadyStateVerdict
+    windowAverages: LoopWindowAverage[]
+  }
+  | {
+    kind: 'series'
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    title: string
+    status: PhaseStatus
+    /** @exclusiveMinimum 0 */
+    sampleSeconds: number
+    samples: SeriesSample[]
+    /** @integer @minimum 0 */
+    writtenBytes: number
     /** Which limit ended the phase: duration, capacity (x user capacity written), operator-time, operator-bytes, steady-state; null while running. */
     stopReason: 'duration' | 'capacity' | 'operator-time' | 'operator-bytes' | 'steady-state' | null
-    steadyState: SteadyStateVerdict | null}
-  | {kind: 'bursts'; id: string; title: string; status: PhaseStatus; waitState: number; burstSeconds: number; idleSeconds: number; repeats: number; job: StepResult | null
+    steadyState: SteadyStateVerdict | null
+  }
+  | {
+    kind: 'bursts'
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    title: string
+    status: PhaseStatus
+    /** @minimum 0 */
+    waitState: number
+    /** @exclusiveMinimum 0 */
+    burstSeconds: number
+    /** @minimum 0 */
+    idleSeconds: number
+    /** @integer @minimum 1 */
+    repeats: number
+    job: StepResult | null
     /** IOPS of each write burst, from fio's IOPS log (raw.log). */
-    bursts: Array<{index: number; startMs: number; iops: number}>; log: string | null}
-  | {kind: 'operating-points'; id: string; title: string; status: PhaseStatus; ceilingMs: number
+    bursts: Array<{
+      /** @integer @minimum 0 */
+      index: number
+      /** @minimum 0 */
+      startMs: number
+      /** @minimum 0 */
+      iops: number
+    }>
+    log: string | null
+  }
+  | {
+    kind: 'operating-points'
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    title: string
+    status: PhaseStatus
+    /** @exclusiveMinimum 0 */
+    ceilingMs: number
     /** The loop phase whose window averages chose the points (absent in runs of older versions: 'dv'). */
     fromPhase?: string
-    points: OperatingPoint[]}
-  | {kind: 'histogram'; id: string; title: string; status: PhaseStatus; optional: boolean; job: StepResult | null
+    points: OperatingPoint[]
+  }
+  | {
+    kind: 'histogram'
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    title: string
+    status: PhaseStatus
+    optional: boolean
+    job: StepResult | null
     /** Response-time histogram from fio's json+ completion-latency bins: [upper bound ns, IO count]. */
-    histogram: Array<{latNs: number; count: number}> | null}
+    histogram: HistogramBins | null
+  }
 
 export interface OperatingPoint {
   role: 'max' | 'mid' | 'min'
+  /** @integer @minimum 1 */
   threadCount: number
+  /** @integer @minimum 1 */
   queueDepth: number
-  /** The DV window average that chose it. */
+  /** The DV window average that chose it. @minimum 0 */
   iops: number
+  /** @minimum 0 */
   latMeanNs: number
   reason: string
   prewrite: StepResult | null
   measure: StepResult | null
   /** Response-time histogram from fio's json+ completion-latency bins: [upper bound ns, IO count]. */
-  histogram: Array<{latNs: number; count: number}> | null
+  histogram: HistogramBins | null
 }
+
+/** fio's json+ completion-latency bins: upper bound in ns and IO count. */
+export type HistogramBins = Array<{
+  /** @minimum 0 */
+  latNs: number
+  /** @integer @minimum 0 */
+  count: number
+}>
 
 export interface ProgramResults {
   schemaVersion: 1
   kind: 'program'
+  /** @minLength 1 */
   runId: string
-  test: string
-  revision: string
-  profile: string
+  test: TestId
+  revision: Revision
+  profile: ProfileId
   status: RunStatus
   parameters: {
+    /** @integer @minimum 1 */
     threadCount: number
+    /** @integer @minimum 1 */
     queueDepth: number
+    /** @exclusiveMinimum 0 */
     pointSeconds: number
+    /** @integer @minimum 1 */
     maxRounds: number
     /** stop or continue at the round limit without steady state, and the operator's round cap (absent in runs of older versions: stop). */
     onNoSteadyState?: 'stop' | 'continue'
+    /** @integer @minimum 1 */
     roundCap?: number
     /** The operator's WIPC multiple (--wipc-multiple), null = the test definition's; absent in runs of older versions. */
     wipcMultiple?: number | null
+    /** @exclusiveMinimum 0 @maximum 1 */
     timeScale: number
+    /** @minLength 1 */
     ioengine: string
+    /** @integer @minimum 0 */
     seed: number
     workload: string | null
     workloadLabel: string | null
     ceilingMs: number | null
     maxSeconds: number | null
+    /** @integer */
     maxWrittenBytes: number | null
     steadyStateExit: boolean
     activeRangePct: number
+    /** @integer @minimum 0 */
     activeRangeBytes: number
     preconditionActiveRangePct: number
+    /** @integer @minimum 0 */
     preconditionActiveRangeBytes: number
     writeCacheRequired: 'enabled' | 'disabled'
     dataPattern: 'random'
+    /** @integer @minimum 0 */
     capacityBytes: number
     /** The spec's provenance-marked constants, shown in the report. */
     specParameters: Array<{name: string; value: string; source: string; note?: string}>

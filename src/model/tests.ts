@@ -58,13 +58,13 @@ export const revisionLabel = (rev: string): string => REVISION_LABELS[rev as Rev
 export interface ProfileParams {
   /** Device volatile write cache required by the profile. */
   writeCache: 'enabled' | 'disabled'
-  /** ActiveRange, percent of the addressable LBAs used by the test stimulus. */
+  /** ActiveRange, percent of the addressable LBAs used by the test stimulus. @exclusiveMinimum 0 @maximum 100 */
   activeRangePct: number
-  /** ActiveRange used for preconditioning (PTS-C 1.x PC AR). */
+  /** ActiveRange used for preconditioning (PTS-C 1.x PC AR). @exclusiveMinimum 0 @maximum 100 */
   preconditionActiveRangePct: number
-  /** Recommended thread count (fio numjobs). */
+  /** Recommended thread count (fio numjobs). @integer @minimum 1 */
   threadCount: number
-  /** Recommended outstanding IOs per thread (fio iodepth). */
+  /** Recommended outstanding IOs per thread (fio iodepth). @integer @minimum 1 */
   queueDepth: number
 }
 
@@ -72,7 +72,9 @@ export interface ProfileParams {
 export interface RevisionSpec {
   $schema?: string
   revision: Revision
+  /** @minLength 1 */
   label: string
+  /** @minProperties 1 */
   profiles: Partial<Record<ProfileId, ProfileParams>>
   defaultProfile: ProfileId
 }

@@ -15,6 +15,7 @@ import {workloadLabel} from '../plan/expand.js'
 import {type LoopWindowAverage, type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
 import {loopWindowAverages} from '../steady-state/conclude.js'
 import type {RunManifest, RunStatus} from '../model/manifest.js'
+import type {ProfileId, Revision} from '../model/tests.js'
 
 export interface V1PointResult extends Measurement {
   index: number
@@ -74,9 +75,10 @@ export interface V1WindowAverage {
 export interface V1RunResults {
   schemaVersion: 1
   runId: string
-  test: string
-  revision: string
-  profile: string
+  /** run-result-v1.schema.json: only IOPS runs were stored in this format. */
+  test: 'iops'
+  revision: Revision
+  profile: ProfileId
   status: RunStatus
   parameters: {
     threadCount: number

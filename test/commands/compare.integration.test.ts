@@ -5,6 +5,7 @@
  * directory that is not a run, a run still in progress) with its exit code and no stack trace.
  */
 import {expect} from 'chai'
+import {check} from '../../src/validate.js'
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {runCli} from '../helpers/cli.js'
@@ -42,6 +43,7 @@ describe('pts compare (CLI, real runs, real Chromium)', function () {
       expect(r.code, r.stderr).to.equal(0)
       expect(r.stderr).to.not.include('    at ')
       json = JSON.parse(r.stdout)
+      expect(check('cli/compare.schema.json', json)).to.deep.equal([])
       text = await tool('pdftotext', ['-layout', join(out, 'compare.pdf'), '-'])
     })
 
@@ -138,6 +140,7 @@ describe('pts compare (CLI, real runs, real Chromium)', function () {
       writeFileSync(p, JSON.stringify({...readJson<ProgramResults>(p), status: 'running'}, null, 2))
       const r = await runCli(['compare', A, running, '--out', join(tmpDir(), 'running'), '--json'])
       expect(r.code, r.stderr).to.equal(8)
+      expect(check('cli/error.schema.json', JSON.parse(r.stdout))).to.deep.equal([])
       const err = JSON.parse(r.stdout).error as {message: string; suggestion: string}
       expect(err.message).to.match(/Cannot compare run 2 .*: the run is still in progress/)
       expect(err.suggestion).to.match(/pts resume/)

@@ -9,6 +9,7 @@ import {cpSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {runCli} from './cli.js'
+import {check} from '../../src/validate.js'
 
 const cache = mkdtempSync(join(tmpdir(), 'pts-short-runs-'))
 process.on('exit', () => rmSync(cache, {recursive: true, force: true}))
@@ -34,6 +35,8 @@ async function make(key: string, o: ShortRunOptions): Promise<string> {
   if (o.profile) args.push('--profile', o.profile)
   const r = await runCli(args)
   if (r.code !== 0) throw new Error(`short run ${key} failed (exit ${r.code}):\n${r.stderr.slice(-3000)}`)
+  const problems = check('cli/run.schema.json', JSON.parse(r.stdout))
+  if (problems.length > 0) throw new Error(`pts run --json output fails schemas/cli/run.schema.json: ${JSON.stringify(problems)}`)
   rmSync(join(dir, 'target.img'), {force: true})
   return out
 }

@@ -1,4 +1,5 @@
 import {expect} from 'chai'
+import {check} from '../../src/validate.js'
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {useTmpDir} from '../helpers/tmp.js'
@@ -17,6 +18,7 @@ describe('pts run iops on a file target (real fio)', function () {
     const r = await runCli(['run', 'iops', '--device', 'file:t.img', '--size', '64MiB', '--point-seconds', '0.2', '--max-rounds', '6', '--tc', '2', '--qd', '8', '--out', out, '--json'], {cwd: tmp})
     expect(r.code, r.stderr.slice(-3000)).to.equal(0)
     const summary = JSON.parse(r.stdout)
+    expect(check('cli/run.schema.json', summary)).to.deep.equal([])
     expect(summary).to.include({status: 'complete', test: 'iops', revision: '2.0.2', compliant: false})
     expect(summary.phases.map((p: {id: string; kind: string}) => `${p.id}:${p.kind}`)).to.deep.equal(['purge:purge', 'wipc:wipc', 'loop:loop'])
     expect(statSync(`${tmp}/t.img`).size).to.equal(64 * 1024 * 1024)

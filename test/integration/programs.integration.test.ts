@@ -46,6 +46,7 @@ describe('test programs end to end (real fio)', function () {
     // progress with an ETA on stderr, stdout is only the JSON summary
     expect(r.stderr).to.match(/loop-128k.*\| ETA /)
     expect(JSON.parse(r.stdout)).to.include({test: 'tp', status: 'complete'})
+    expect(check('cli/run.schema.json', JSON.parse(r.stdout))).to.deep.equal([])
     const res = validResults(out)
     expect(res.status).to.equal('complete')
     expect(res.phases.map(p => p.id)).to.deep.equal(['purge-128k', 'wipc-128k', 'loop-128k', 'purge-1024k', 'wipc-1024k', 'loop-1024k'])
