@@ -35,7 +35,7 @@ export function planJobs(plan: ProgramPlan): Record<string, string> {
     // the seeds the run uses: round 1 point 1 of a loop, the first (or only) step of every other phase
     const seed = stepSeed(plan.options.seed, pi, ph.kind === 'loop' ? 1 : 0, 0)
     if (ph.kind === 'wipc') jobs[ph.id] = programWipcJob(plan, ph, seed)
-    if (ph.kind === 'loop') jobs[ph.id] = programJob(plan, {comment: `${ph.id} round 1 point 1: ${ph.points[0].label}`, section: ph.points[0].id, workload: ph.points[0], seconds: ph.pointSeconds, seed})
+    if (ph.kind === 'loop') jobs[ph.id] = programJob(plan, {comment: `${ph.id} round 1 point 1/${ph.points.length}: ${ph.points[0].label}`, section: ph.points[0].id, workload: ph.points[0], seconds: ph.pointSeconds, seed})
     if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
     if (ph.kind === 'series') jobs[ph.id] = programJob(plan, {comment: `${ph.id} sample 1`, section: ph.id, workload: ph.workload, seconds: ph.sampleSeconds, seed})
     if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: 0, seed, bursts: {burstSeconds: ph.burstSeconds, idleSeconds: ph.idleSeconds, repeats: ph.repeats, logAvgMsec: ph.logAvgMsec, iopsLogPrefix: '<run>/raw/bursts'}})
