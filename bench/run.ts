@@ -36,7 +36,7 @@
  *     startNs/endNs) through pts's pipeline on the file target (target: median <= 50 ms); with
  *     BENCH_ROUND_COMPARE=1 also fio's own stonewall sequencing and one fio process per point.
  * (c) Start-up cost: CPU seconds (user + sys, the whole process tree, from bash's `time`, which
- *     reports getrusage(RUSAGE_CHILDREN)) of `pts --help` and `pts plan iops --device file:/tmp/x
+ *     reports getrusage(RUSAGE_CHILDREN)) of `pts --help` and `pts plan iops --device file:<a new file in the work dir>
  *     --size 64MiB` with the built bin/run.js, BENCH_STARTUP_RUNS (10) runs each, median
  *     (target 0.3 s).
  *
@@ -475,7 +475,9 @@ async function main(): Promise<void> {
   noteLoad('after (b)')
 
   process.stderr.write(`(c) start-up CPU, ${startupRuns} runs each\n`)
-  const c = [startupCpu('pts --help', ['--help']), startupCpu('pts plan iops --device file:/tmp/x --size 64MiB', ['plan', 'iops', '--device', 'file:/tmp/x', '--size', '64MiB'])]
+  // The plan target is a path that does not exist (inside the bench's own work dir): a fixed /tmp path may be anything on a shared machine.
+  const planTarget = `file:${join(work, 'plan-target.img')}`
+  const c = [startupCpu('pts --help', ['--help']), startupCpu('pts plan iops --device file:<new file> --size 64MiB', ['plan', 'iops', '--device', planTarget, '--size', '64MiB'])]
   const totalSec = (Date.now() - started) / 1000
   noteLoad('end')
   const busy = load.filter(l => l.loadavg1 > cpus().length)
