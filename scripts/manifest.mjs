@@ -19,3 +19,13 @@ const plugin = config.plugins.get(pkg.name)
 if (!plugin) throw new Error(`oclif found no plugin ${pkg.name} in ${dist}`)
 writeFileSync(`${dist}oclif.manifest.json`, JSON.stringify(plugin.manifest) + '\n')
 console.log(`dist/oclif.manifest.json: ${Object.keys(plugin.manifest.commands).length} commands (pts ${plugin.manifest.version})`)
+
+// dist/help.txt: what `pts --help` prints when stdout is not a terminal, rendered by oclif itself
+// (bin/run.js prints it without loading oclif; see there). The VERSION line is a placeholder,
+// filled in at run time for the Node and platform pts runs on.
+const {spawnSync} = await import('node:child_process')
+const help = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/run.js', import.meta.url)), '--help'], {encoding: 'utf8', env: {...process.env, PTS_NO_HELP_CACHE: '1', OCLIF_COLUMNS: ''}})
+const versionLine = `pts/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`
+if (help.status !== 0 || !help.stdout.includes(versionLine)) throw new Error(`pts --help for dist/help.txt failed (${help.status}): ${help.stderr}`)
+writeFileSync(`${dist}help.txt`, help.stdout.replace(versionLine, '{{VERSION}}'))
+console.log('dist/help.txt: pts --help as oclif prints it')
