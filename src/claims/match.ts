@@ -24,7 +24,7 @@
 import {UsageError} from '../errors.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
 import type {RunManifest} from '../model/manifest.js'
-import {CLAIM_TESTS, isTestId, testTitle, TESTS} from '../model/tests.js'
+import {isTestId, testTitle, TESTS} from '../model/tests.js'
 import {parseSizeBytes} from '../units.js'
 import type {
   Claim, ClaimAccess, ClaimOutcome, ClaimsFile, ClaimUnit, MeasuredCondition, MeasurementOrigin, VerifiedRun, Verdict, VerifyResult,

@@ -102,7 +102,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
   const {existsSync} = await import('node:fs')
   const {basename, join, resolve} = await import('node:path')
   const {assertFinished, readStoredRun} = await import('../store/read.js')
-  const {CLAIM_TESTS} = await import('../claims/match.js')
+  const {CLAIM_TESTS} = await import('../model/tests.js')
   const {resultsSha256} = await import('../claims/load.js')
   const dir = resolve(dirArg)
   const deviceText = (m: VerifyRunInput['manifest']) => (m.target.kind === 'file' ? `file:${m.target.path}` : m.target.path)

@@ -6,7 +6,7 @@
 import {formatClaimed, formatRatio} from '../claims/match.js'
 import {outcomeCells, runLine, summaryLine} from '../claims/text.js'
 import type {VerifyResult} from '../claims/types.js'
-import type {ClaimsBar, ClaimsPageData, KV} from './page-kit.js'
+import type {ClaimsPageData, KV} from './page-kit.js'
 
 import {fmtInstant} from './format.js'
 
