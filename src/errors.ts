@@ -1,7 +1,10 @@
 /**
  * Error classes and the exit-code table (documented in the README). A run that does not reach
- * steady state is a result, not an error.
+ * steady state is a result, not an error. Every class takes a Msg of the message catalog
+ * (messages.ts), which holds the wording.
  */
+import type {Msg} from './messages.js'
+
 export const EXIT = {
   ok: 0,
   internal: 1,
@@ -21,63 +24,62 @@ export const EXIT = {
 } as const
 
 export class PtsError extends Error {
-  constructor(message: string, readonly exit: number, readonly suggestion?: string) {
-    super(message)
+  readonly suggestion?: string
+  constructor(msg: Msg, readonly exit: number) {
+    super(msg.message)
+    if (msg.suggestion !== undefined) this.suggestion = msg.suggestion
   }
 }
 
 export class UsageError extends PtsError {
-  constructor(message: string, suggestion?: string) { super(message, EXIT.usage, suggestion) }
+  constructor(msg: Msg) { super(msg, EXIT.usage) }
 }
 
+/** A field of a file that fails its schema: the JSON pointer and the validator's complaint. */
 export interface SchemaProblem { pointer: string; message: string }
 
+/** A file that fails its schema (M.data.invalid). */
 export class InvalidDataError extends PtsError {
-  constructor(readonly file: string, readonly problems: SchemaProblem[], what = 'file', suggestion?: string) {
-    super(`Invalid ${what} ${file}:\n${problems.map(p => `  at ${p.pointer || '/'}: ${p.message}`).join('\n')}`, EXIT.invalidData, suggestion)
-  }
+  constructor(msg: Msg) { super(msg, EXIT.invalidData) }
 }
 
+/** The safety gate refused the target (M.target.refused). */
 export class UnsafeTargetError extends PtsError {
-  constructor(readonly target: string, readonly reasons: string[], suggestion?: string) {
-    super(`Refusing to write to ${target}:\n${reasons.map(r => `  - ${r}`).join('\n')}`, EXIT.unsafeTarget, suggestion)
-  }
+  constructor(msg: Msg) { super(msg, EXIT.unsafeTarget) }
 }
 
 export class MissingToolError extends PtsError {
-  constructor(tool: string, pkg: string) {
-    super(`${tool} was not found on PATH`, EXIT.missingTool, `install it: apt-get install -y ${pkg}`)
-  }
+  constructor(msg: Msg) { super(msg, EXIT.missingTool) }
 }
 
 export class FioFailedError extends PtsError {
-  constructor(message: string, suggestion?: string) { super(message, EXIT.fioFailed, suggestion) }
+  constructor(msg: Msg) { super(msg, EXIT.fioFailed) }
 }
 
 export class RunDirError extends PtsError {
-  constructor(message: string, suggestion?: string) { super(message, EXIT.runDir, suggestion) }
+  constructor(msg: Msg) { super(msg, EXIT.runDir) }
 }
 
-/** The run directory cannot be written (disk full, read-only, I/O error). */
+/** The run directory cannot be written (disk full, read-only, I/O error; M.runDir.cannotWrite). */
 export class StorageError extends PtsError {
-  constructor(path: string, cause: NodeJS.ErrnoException) {
-    const why = cause.code === 'ENOSPC' ? 'no space left on the device that holds the run directory'
-      : cause.code === 'EDQUOT' ? 'disk quota exceeded'
-        : cause.code === 'EROFS' ? 'the file system is read-only'
-          : `${cause.code ?? 'error'}: ${cause.message}`
-    super(`cannot write ${path}: ${why}; the run stopped and every measurement written before is kept`, EXIT.storage, 'free space (or choose another --out), then continue with pts resume <run-dir>')
-  }
+  constructor(msg: Msg) { super(msg, EXIT.storage) }
 }
 
 /** A plan that cannot be made from this definition, these options and this target (pure planner; shown as a usage error). */
-export class PlanError extends Error {}
+export class PlanError extends Error {
+  readonly suggestion?: string
+  constructor(msg: Msg) {
+    super(msg.message)
+    if (msg.suggestion !== undefined) this.suggestion = msg.suggestion
+  }
+}
 
 /** Output that is not fio's JSON (pure parser; the runner and the audit name the file). */
-export class FioOutputError extends Error {}
+export class FioOutputError extends Error {
+  constructor(msg: Msg) { super(msg.message) }
+}
 
-/** A run stopped by SIGINT/SIGTERM: every completed step is kept; `pts resume` continues it. */
+/** A run stopped by SIGINT/SIGTERM: every completed step is kept; `pts resume` continues it (M.runDir.interrupted). */
 export class InterruptedError extends PtsError {
-  constructor(signal: string, runDir: string) {
-    super(`interrupted by ${signal}; every completed test point is kept in ${runDir}`, EXIT.interrupted, `resume with: pts resume ${runDir}`)
-  }
+  constructor(msg: Msg) { super(msg, EXIT.interrupted) }
 }

@@ -3,6 +3,7 @@ import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js
 import addFormatsImport from 'ajv-formats'
 import {readFileSync} from 'node:fs'
 import {InvalidDataError, type SchemaProblem} from './errors.js'
+import type {Msg} from './messages.js'
 
 const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default
 
@@ -62,9 +63,9 @@ export function check(name: SchemaName, data: unknown): SchemaProblem[] {
   return v(data) ? [] : toProblems(v.errors)
 }
 
-/** Throw InvalidDataError naming the file and each field when `data` does not validate. */
-export function assertValid<T>(name: SchemaName, data: unknown, file: string, what: string, suggestion?: string): T {
+/** Throw InvalidDataError with `invalid`'s message (an entry of the catalog naming the file and each field) when `data` does not validate. */
+export function assertValid<T>(name: SchemaName, data: unknown, invalid: (problems: readonly SchemaProblem[]) => Msg): T {
   const problems = check(name, data)
-  if (problems.length > 0) throw new InvalidDataError(file, problems, what, suggestion)
+  if (problems.length > 0) throw new InvalidDataError(invalid(problems))
   return data as T
 }

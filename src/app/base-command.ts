@@ -1,6 +1,7 @@
 /** Base command: --json on every command, and every error -> one clear message + documented exit code. */
 import {Command} from '@oclif/core'
 import {EXIT, PtsError} from '../errors.js'
+import * as M from '../messages.js'
 
 /** What every command prints on stdout with --json when it fails (the exit code is also the process's). */
 export interface JsonError {
@@ -29,11 +30,10 @@ export abstract class BaseCommand extends Command {
       // oclif's own errors carry oclif.exit (parse errors: unknown flag, bad option value, missing argument): usage errors
       exit = err.oclif?.exit === 0 ? 0 : EXIT.usage
       if (exit === 0) return super.catch(err) // --help / --version
-      message = err.message.replace(/See more help with --help/, '').split('\n').map(l => l.trim()).filter(Boolean).join(' ')
-      suggestion = `see: pts ${this.id ?? ''} --help`.replace(/\s+--help/, ' --help')
+      ;({message, suggestion} = M.usage.parseError(err.message, this.id))
     } else {
       exit = EXIT.internal
-      message = `internal error: ${err.message} (this is a bug in pts; set DEBUG=pts for the stack trace)`
+      message = M.internal.unexpected(err.message).message
       if (process.env.DEBUG?.includes('pts')) process.stderr.write(`${err.stack}\n`)
     }
     process.exitCode = exit

@@ -2,6 +2,7 @@
 import {resolve} from 'node:path'
 import type {KeyObject} from 'node:crypto'
 import {EXIT, UnsafeTargetError} from '../errors.js'
+import * as M from '../messages.js'
 import {prepareFileTarget} from '../device/target.js'
 import {findFio} from '../engine/fio.js'
 import {hostFacts, toolVersion} from '../host.js'
@@ -13,7 +14,7 @@ export type RunSummary = ProgramSummary & {report: RunReport}
 
 export async function execute(p: Prepared, runDir: string, argv: string[], quiet: boolean, opts: {signKey?: KeyObject} = {}): Promise<RunSummary> {
   const fio = findFio() // before anything is written: a missing fio changes nothing
-  if (p.refusals.length > 0) throw new UnsafeTargetError(p.target.kind === 'file' ? `file:${p.target.path}` : p.target.path, p.refusals, 'nothing was written')
+  if (p.refusals.length > 0) throw new UnsafeTargetError(M.target.refused(p.target.kind === 'file' ? `file:${p.target.path}` : p.target.path, p.refusals))
   prepareFileTarget(p.target)
   const dir = resolve(runDir)
   const summary = await runProgram({

@@ -1,6 +1,7 @@
 /** Flags shared by `pts run` and `pts plan`, and their translation into run options (validated). */
 import {Args, Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {PROFILES, REVISIONS, TEST_IDS, type ProfileParams, type ProfileId, type Revision} from '../model/tests.js'
 import {parseSizeBytes} from '../units.js'
 
@@ -78,8 +79,8 @@ export interface RunFlagValues extends FlagValues {
 export function parseSizeFlag(size: string | undefined): number | null {
   if (size === undefined) return null
   const bytes = parseSizeBytes(size)
-  if (bytes === null || bytes <= 0) throw new UsageError(`--size ${size}: expected a size such as 8GiB, 512MiB or 1073741824`)
-  if (bytes % 512 !== 0) throw new UsageError(`--size ${size}: ${bytes} bytes is not a multiple of 512 B`)
+  if (bytes === null || bytes <= 0) throw new UsageError(M.usage.notASize(size))
+  if (bytes % 512 !== 0) throw new UsageError(M.usage.sizeNotSectorMultiple(size, bytes))
   return bytes
 }
 
@@ -88,9 +89,9 @@ export function commonOptions(f: FlagValues, spec: {id: string; revision: string
   const available = Object.keys(spec.profiles) as ProfileId[]
   const profile = (f.profile ?? (available.length === 1 ? available[0] : spec.defaultProfile)) as ProfileId
   const p = spec.profiles[profile]
-  if (!p) throw new UsageError(`--profile ${profile}: ${spec.id} ${spec.revision} defines only ${available.join(', ')}`, `use --profile ${available[0]} or another --revision`)
+  if (!p) throw new UsageError(M.usage.profileNotDefined(profile, spec.id, spec.revision, available))
   const ioengine = f.ioengine.trim()
-  if (!/^[a-z0-9_:.-]+$/i.test(ioengine)) throw new UsageError(`--ioengine ${f.ioengine}: not an fio ioengine name`)
+  if (!/^[a-z0-9_:.-]+$/i.test(ioengine)) throw new UsageError(M.usage.notAnIoengine(f.ioengine))
   return {
     revision: spec.revision as Revision,
     profile,
@@ -106,17 +107,16 @@ export function commonOptions(f: FlagValues, spec: {id: string; revision: string
 export function num(flag: string, text: string | undefined, opts: {integer?: boolean; min?: number; minExclusive?: number}): number | undefined {
   if (text === undefined) return undefined
   const v = Number(text)
-  const what = opts.integer ? 'an integer' : 'a number'
-  if (text.trim() === '' || !Number.isFinite(v) || (opts.integer && !Number.isInteger(v))) throw new UsageError(`--${flag} ${text}: expected ${what}`)
-  if (opts.min !== undefined && v < opts.min) throw new UsageError(`--${flag} ${text}: must be at least ${opts.min}`)
-  if (opts.minExclusive !== undefined && v <= opts.minExclusive) throw new UsageError(`--${flag} ${text}: must be greater than ${opts.minExclusive}`)
+  if (text.trim() === '' || !Number.isFinite(v) || (opts.integer && !Number.isInteger(v))) throw new UsageError(M.usage.notANumber(flag, text, opts.integer === true))
+  if (opts.min !== undefined && v < opts.min) throw new UsageError(M.usage.atLeast(flag, text, opts.min))
+  if (opts.minExclusive !== undefined && v <= opts.minExclusive) throw new UsageError(M.usage.greaterThan(flag, text, opts.minExclusive))
   return v
 }
 
 /** --time-scale: 0 < f <= 1 (issue 5). */
 export function timeScaleOf(text: string | undefined): number {
   const f = num('time-scale', text ?? '1', {minExclusive: 0})!
-  if (f > 1) throw new UsageError(`--time-scale ${text}: must be greater than 0 and at most 1`)
+  if (f > 1) throw new UsageError(M.usage.timeScaleRange(text))
   return f
 }
 

@@ -1,8 +1,9 @@
 /** What `pts run`, `pts plan`, `pts demo` and `pts resume` share for every test: definition, options, target facts, purge choice and the plan. */
 import {randomInt} from 'node:crypto'
 import {PlanError, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {parseTarget, resolveTarget, refusals, type ResolvedTarget} from '../device/target.js'
-import {choosePurge, PURGE_METHODS, type PurgeChoice, type PurgeRequest} from '../device/purge.js'
+import {choosePurge, PURGE_METHODS, type PurgeChoice, type PurgeRequest} from '../device/purge-plan.js'
 import {loadProgramSpec} from '../store/spec-files.js'
 import type {TargetInfo} from '../plan/target.js'
 import {expandProgram, type ProgramOptions, type ProgramPlan} from '../plan/expand.js'
@@ -25,10 +26,10 @@ const FILE_PURGE = {method: 'none', deviation: 'no purge: a regular file cannot 
 
 export function purgeFor(target: ResolvedTarget, requested: string | undefined): PurgeChoice | null {
   if (target.kind === 'file') {
-    if (requested && requested !== 'auto' && requested !== 'none') throw new UsageError(`--purge ${requested} does not apply to a regular file`)
+    if (requested && requested !== 'auto' && requested !== 'none') throw new UsageError(M.purge.notForFile(requested))
     return null
   }
-  if (requested && !(PURGE_REQUESTS as readonly string[]).includes(requested)) throw new UsageError(`--purge ${requested}: unknown purge method`, `known: ${PURGE_REQUESTS.join(', ')}`)
+  if (requested && !(PURGE_REQUESTS as readonly string[]).includes(requested)) throw new UsageError(M.purge.unknownMethod(requested, PURGE_REQUESTS))
   return choosePurge(target.device!.purgeFacts, (requested ?? 'auto') as PurgeRequest)
 }
 
@@ -44,16 +45,16 @@ export function targetInfo(target: ResolvedTarget, purge: PurgeChoice | null): T
 /** Flags -> validated run options for this test definition. */
 export function runOptions(f: RunFlagValues, spec: ProgramSpec, seed: number): ProgramOptions {
   const written = f['max-written'] === undefined ? null : parseSizeBytes(f['max-written'])
-  if (f['max-written'] !== undefined && (written === null || written <= 0)) throw new UsageError(`--max-written ${f['max-written']}: expected a size such as 2TB or 512GiB`)
+  if (f['max-written'] !== undefined && (written === null || written <= 0)) throw new UsageError(M.usage.maxWrittenNotASize(f['max-written']))
   const common = commonOptions(f, spec, seed)
   const onNoSteadyState = (f['on-no-steady-state'] ?? 'stop') as 'stop' | 'continue'
   const roundCap = num('round-cap', f['round-cap'], {integer: true, min: 1}) ?? null
-  if (roundCap !== null && onNoSteadyState !== 'continue') throw new UsageError('--round-cap applies with --on-no-steady-state continue')
-  if (roundCap !== null && roundCap < common.maxRounds) throw new UsageError(`--round-cap ${roundCap}: must be at least the round limit (--max-rounds ${common.maxRounds})`)
+  if (roundCap !== null && onNoSteadyState !== 'continue') throw new UsageError(M.usage.roundCapNeedsContinue)
+  if (roundCap !== null && roundCap < common.maxRounds) throw new UsageError(M.usage.roundCapBelowMaxRounds(roundCap, common.maxRounds))
   const hasWipc = spec.phases.some(p => p.kind === 'wipc')
   const wipcMultiple = num('wipc-multiple', f['wipc-multiple'], {minExclusive: 0}) ?? null
-  if (wipcMultiple !== null && !hasWipc) throw new UsageError(`--wipc-multiple: the ${spec.id} test has no WIPC phase`)
-  if (onNoSteadyState === 'continue' && !spec.phases.some(p => p.kind === 'loop')) throw new UsageError(`--on-no-steady-state continue: the ${spec.id} test has no steady-state loop`)
+  if (wipcMultiple !== null && !hasWipc) throw new UsageError(M.usage.noWipcPhase(spec.id))
+  if (onNoSteadyState === 'continue' && !spec.phases.some(p => p.kind === 'loop')) throw new UsageError(M.usage.noSteadyStateLoop(spec.id))
   return {
     ...common,
     onNoSteadyState,
@@ -76,7 +77,7 @@ export function planFor(spec: ProgramSpec, options: ProgramOptions, target: Reso
   try {
     return expandProgram(spec, options, targetInfo(target, purge))
   } catch (error) {
-    if (error instanceof PlanError) throw new UsageError(error.message)
+    if (error instanceof PlanError) throw new UsageError(error)
     throw error
   }
 }
@@ -86,7 +87,7 @@ export function prepare(test: string, flags: RunFlagValues): Prepared {
   const options = runOptions(flags, spec, randomInt(1, 2 ** 31))
   const parsed = parseTarget(flags.device)
   const sizeBytes = parseSizeFlag(flags.size)
-  if (parsed.kind === 'block' && sizeBytes !== null) throw new UsageError('--size applies only to file: targets; a block device is used whole')
+  if (parsed.kind === 'block' && sizeBytes !== null) throw new UsageError(M.usage.sizeOnBlockDevice)
   const target = resolveTarget(parsed, sizeBytes, {allowPartition: flags['allow-partition'] === true})
   const purge = purgeFor(target, flags.purge)
   const plan = planFor(spec, options, target, purge)

@@ -3,6 +3,7 @@ import type {KeyObject} from 'node:crypto'
 import {join} from 'node:path'
 import {exitFor, reportAfterRun, summaryText, type RunSummary} from './execute.js'
 import {RunDirError, UnsafeTargetError, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {findFio} from '../engine/fio.js'
 import {parseTarget, resolveTarget} from '../device/target.js'
 import {hostFacts, toolVersion} from '../host.js'
@@ -28,7 +29,7 @@ export async function resumeRun(runDirArg: string, opts: {restart: boolean; sign
   const firstPurge = results.phases.find(x => x.kind === 'purge') as {method: string} | undefined
   // the same purge method as the run chose
   const purge = purgeFor(target, firstPurge?.method === 'none' ? undefined : firstPurge?.method)
-  if (purge?.refused && restart) throw new UnsafeTargetError(target.path, [`purge: ${purge.refused}`], 'nothing was written')
+  if (purge?.refused && restart) throw new UnsafeTargetError(M.purge.refusedOnRestart(target.path, purge.refused))
   const plan = planFor(spec, {
     revision: results.revision as Revision, profile: results.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
     pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState ?? 'stop', roundCap: p.roundCap ?? p.maxRounds,
@@ -50,9 +51,9 @@ export async function resumeRun(runDirArg: string, opts: {restart: boolean; sign
 /** Refuse a run that is still held by a live pts, or complete (nothing to resume). */
 function mayResume(dir: string, status: string, restart: boolean): void {
   const holder = liveHolder(join(dir, 'lock.json'))
-  if (holder) throw new RunDirError(`the run in ${dir} is still in progress (pts pid ${holder.pid})`, 'wait for it, or stop it with Ctrl-C / kill, then resume')
+  if (holder) throw new RunDirError(M.runDir.resumeInProgress(dir, holder.pid))
   if (status === 'complete' && !restart) {
-    throw new UsageError(`the run in ${dir} is already complete; there is nothing to resume`, `render its report with: pts report ${dir}`)
+    throw new UsageError(M.runDir.alreadyComplete(dir))
   }
 }
 
@@ -67,7 +68,7 @@ function sameDevice(manifest: RunManifest): ResolvedTarget {
   if (target.sizeBytes !== t.sizeBytes) diffs.push(`capacity is ${target.sizeBytes} bytes, the run was on ${t.sizeBytes}`)
   if ((id.serial ?? '') !== (was.serial ?? '')) diffs.push(`serial is ${id.serial ?? 'none'}, the run was on ${was.serial ?? 'none'}`)
   if ((id.model ?? '') !== (was.model ?? '')) diffs.push(`model is ${id.model ?? 'none'}, the run was on ${was.model ?? 'none'}`)
-  if (diffs.length > 0) throw new UnsafeTargetError(t.path, [`this is not the device of the run: ${diffs.join('; ')}`], 'nothing was written')
-  if (target.device && target.device.safety.refusals.length > 0) throw new UnsafeTargetError(t.path, target.device.safety.refusals, 'nothing was written')
+  if (diffs.length > 0) throw new UnsafeTargetError(M.target.notTheRunDevice(t.path, diffs))
+  if (target.device && target.device.safety.refusals.length > 0) throw new UnsafeTargetError(M.target.refused(t.path, target.device.safety.refusals))
   return target
 }

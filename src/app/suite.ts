@@ -8,6 +8,7 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {EXIT, PtsError, UnsafeTargetError, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {runTool, whichPath} from '../proc.js'
 import {revisionLabel, TEST_IDS, testTitle} from '../model/tests.js'
 import {revisionDir, SPECS_DIR} from '../store/spec-files.js'
@@ -72,7 +73,7 @@ export function chooseTests(available: string[], requested: string | undefined, 
   if (requested === undefined) return available
   const want = requested.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
   const unknown = want.filter(t => !available.includes(t))
-  if (unknown.length > 0 || want.length === 0) throw new UsageError(`--tests ${requested}: ${unknown.length ? `${unknown.join(', ')} not defined for revision ${revision}` : 'no test named'}`, `revision ${revision} defines: ${available.join(', ')}`)
+  if (unknown.length > 0 || want.length === 0) throw new UsageError(M.suite.unknownTests(requested, unknown, revision, available))
   return available.filter(t => want.includes(t))
 }
 
@@ -81,7 +82,7 @@ export function suitePath(dir: string): string {
 }
 
 export function saveSuite(dir: string, s: SuiteManifest): void {
-  assertValid('suite.schema.json', s, suitePath(dir), 'suite manifest (internal error: pts built an invalid suite.json)')
+  assertValid('suite.schema.json', s, p => M.internal.builtInvalid(suitePath(dir), p))
   writeJsonAtomic(suitePath(dir), s)
 }
 
@@ -90,9 +91,9 @@ export function readSuite(dir: string): SuiteManifest | null {
   if (!existsSync(p)) return null
   let data: unknown
   try { data = JSON.parse(readFileSync(p, 'utf8')) } catch (error) {
-    throw new PtsError(`${p} is not valid JSON (${(error as Error).message})`, EXIT.runDir, 'restore suite.json from a copy')
+    throw new PtsError(M.suite.manifestNotJson(p, (error as Error).message), EXIT.runDir)
   }
-  return assertValid<SuiteManifest>('suite.schema.json', data, p, 'suite manifest', 'restore suite.json from a copy')
+  return assertValid<SuiteManifest>('suite.schema.json', data, problems => M.suite.invalidManifest(p, problems))
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
@@ -119,7 +120,7 @@ ${body}
 export function pdfPages(path: string): number {
   const r = runTool([whichPath('pdfinfo') ?? 'pdfinfo', path], 60_000)
   const m = /^Pages:\s+(\d+)/m.exec(r.stdout)
-  if (r.code !== 0 || !m) throw new PtsError(`cannot read the page count of ${path}: ${r.stderr.trim() || r.stdout.trim()}`, EXIT.report, 'install poppler-utils (pdfinfo, pdfunite)')
+  if (r.code !== 0 || !m) throw new PtsError(M.report.pageCount(path, r.stderr.trim() || r.stdout.trim()), EXIT.report)
   return Number(m[1])
 }
 
@@ -147,7 +148,7 @@ export async function renderSuiteReport(dir: string, s: SuiteManifest, details: 
     await closeBrowser()
   }
   const r = runTool([whichPath('pdfunite') ?? 'pdfunite', tmpContents, ...(claims ? [claims.pdf] : []), ...sections.map(x => x.pdf), tmpOut], 300_000)
-  if (r.code !== 0) throw new PtsError(`pdfunite failed: ${r.stderr.trim()}`, EXIT.report, 'install poppler-utils')
+  if (r.code !== 0) throw new PtsError(M.report.pdfuniteFailed(r.stderr.trim()), EXIT.report)
   renameSync(tmpOut, join(dir, 'suite.pdf'))
   rmSync(tmpContents, {force: true})
   return join(dir, 'suite.pdf')
@@ -199,7 +200,7 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
     status: 'running', createdAt: nowIso(), finishedAt: null, report: null,
     tests: o.tests.map((t, i) => ({test: t, dir: `${String(i + 1).padStart(2, '0')}-${t}`, status: 'pending', error: null, startedAt: null, finishedAt: null})),
   }
-  if (!o.resume && existsSync(dir) && readdirSync(dir).length > 0) throw new UsageError(`suite directory ${dir} already exists and is not empty`, 'choose another --out, or continue it with pts resume')
+  if (!o.resume && existsSync(dir) && readdirSync(dir).length > 0) throw new UsageError(M.suite.dirNotEmpty(dir))
   const flags = {...(s.flags as unknown as RunFlagValues), revision: s.revision, device: s.device}
   // A file target the suite created (or the operator confirmed) belongs to the suite: its later tests and a resume overwrite it.
   const filePath = s.device.startsWith('file:') ? s.device.slice(5) : null
@@ -212,7 +213,7 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
   }
   const first = [...prepared.values()][0]
   if (first && first.refusals.length > 0) {
-    throw new UnsafeTargetError(first.target.kind === 'file' ? `file:${first.target.path}` : first.target.path, first.refusals, 'nothing was written')
+    throw new UnsafeTargetError(M.target.refused(first.target.kind === 'file' ? `file:${first.target.path}` : first.target.path, first.refusals))
   }
   mkdirSync(dir, {recursive: true})
   s.status = 'running'
@@ -244,7 +245,7 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
         t.status = e.exit === EXIT.interrupted ? 'interrupted' : 'failed'
         t.error = e.message
         s.status = t.status === 'interrupted' ? 'interrupted' : 'failed'
-        throw new PtsError(`${t.test} ${t.status}: ${e.message}`, e.exit ?? EXIT.internal, `continue the suite with: pts resume ${dir}`)
+        throw new PtsError(M.suite.testStopped(t.test, t.status, e.message, dir), e.exit ?? EXIT.internal)
       } finally {
         t.finishedAt = nowIso()
         saveSuite(dir, s)
@@ -262,7 +263,7 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
     s.report = 'suite.pdf'
     saveSuite(dir, s)
   } catch (error) {
-    throw new PtsError(`the combined report could not be rendered: ${(error as Error).message}; every test's results and own report are kept in ${dir}`, EXIT.report)
+    throw new PtsError(M.suite.combinedReportFailed((error as Error).message, dir), EXIT.report)
   }
   return {...s, files}
 }

@@ -11,11 +11,13 @@ import {readClaimsResult} from '../claims/load.js'
 import {purgeLog} from '../analysis/steps.js'
 import {assertFinished, readStoredRun} from '../store/read.js'
 import {RunDirError} from '../errors.js'
+import * as M from '../messages.js'
 import {buildProgramReportModel} from '../report/model.js'
 import {PROGRAM_PAGE_BUILDERS} from '../report/pages/index.js'
 import {runProgramAudit} from './audit.js'
 import {stepsOf} from '../analysis/steps.js'
-import {hashFile, keyFingerprint, sealedPaths, SIGNATURE_FILE, verifyManifest, type ManifestSignature} from '../store/integrity.js'
+import {hashFile, keyFingerprint, sealedPaths, SIGNATURE_FILE, verifyManifest} from '../store/integrity.js'
+import {type ManifestSignature} from '../model/manifest.js'
 import type {AuditResult, SignatureState} from './checks.js'
 import type {ProgramAuditInput} from './audit.js'
 
@@ -67,7 +69,7 @@ export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
   const storedModel = readStoredModel(runDir)
   const generatedAt = (storedModel?.model as {generatedAt?: string} | undefined)?.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
   const builder = PROGRAM_PAGE_BUILDERS[results.test]
-  if (!builder) throw new RunDirError(`no report pages are defined for the ${results.test} test`, 'use a newer pts')
+  if (!builder) throw new RunDirError(M.runDir.noReportPages(results.test))
   const sealNow = sealedPaths(runDir).map(p => hashFile(runDir, p))
   const rawFiles = rawOf(sealNow)
   const claims = readClaimsResult(runDir, results.runId).result

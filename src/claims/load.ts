@@ -8,6 +8,7 @@ import {createHash} from 'node:crypto'
 import {existsSync, readFileSync, statSync} from 'node:fs'
 import {basename, join, resolve} from 'node:path'
 import {EXIT, InvalidDataError, PtsError, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {checkClaims, checkVerifyResult} from './schema.js'
 import {summaryLine} from './text.js'
 import type {ClaimsFile, VerifyResult} from './types.js'
@@ -16,8 +17,6 @@ import type {ClaimsFile, VerifyResult} from './types.js'
 export const CLAIMS_RESULT_FILE = 'claims.json'
 /** The stand-alone "Claims vs measured" document next to it (suites, TP and LAT runs; src/report/claims-doc.ts). */
 export const CLAIMS_PDF_FILE = 'claims.pdf'
-
-const CLAIMS_HINT = 'fix the file (see schemas/claims.schema.json and the example specs/claims/crucial-mx100-256gb.json)'
 
 /**
  * JSON.parse's message with a line and column: "... in JSON at position 42" gives the position;
@@ -62,26 +61,25 @@ export interface LoadedClaims {
 export function readClaimsFile(pathArg: string): LoadedClaims {
   const path = resolve(pathArg)
   if (!existsSync(path)) {
-    throw new UsageError(`Claims file not found: ${path}`, 'pass --claims <file.json> naming a datasheet claims file, e.g. specs/claims/crucial-mx100-256gb.json')
+    throw new UsageError(M.claims.fileNotFound(path))
   }
   if (statSync(path).isDirectory()) {
-    throw new UsageError(`--claims ${pathArg} is a directory, not a claims file`, 'pass the JSON file, e.g. specs/claims/crucial-mx100-256gb.json')
+    throw new UsageError(M.claims.isADirectory(pathArg))
   }
   let text: string
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new UsageError(`Cannot read claims file ${path}: ${(error as Error).message}`, 'check the path and its permissions')
+    throw new UsageError(M.claims.cannotRead(path, (error as Error).message))
   }
   let data: unknown
   try {
     data = JSON.parse(text)
   } catch (error) {
-    throw new PtsError(`Invalid claims file ${path}: not valid JSON: ${jsonErrorWhere(text, (error as Error).message)}`, EXIT.invalidData,
-      `fix the JSON syntax at that place; ${CLAIMS_HINT}`)
+    throw new PtsError(M.claims.notJson(path, jsonErrorWhere(text, (error as Error).message)), EXIT.invalidData)
   }
   const problems = checkClaims(data)
-  if (problems.length > 0) throw new InvalidDataError(path, problems, 'claims file', CLAIMS_HINT)
+  if (problems.length > 0) throw new InvalidDataError(M.claims.invalid(path, problems))
   return {path, claims: data as ClaimsFile, file: {name: basename(path), sha256: createHash('sha256').update(text).digest('hex')}}
 }
 

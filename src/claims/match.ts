@@ -22,9 +22,10 @@
  *   a claim for a fresh-out-of-box (or unstated) drive state measured at or near steady state.
  */
 import {UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
 import type {RunManifest} from '../model/manifest.js'
-import {CLAIM_TESTS, isTestId, testTitle, TESTS} from '../model/tests.js'
+import {isTestId, testTitle, TESTS} from '../model/tests.js'
 import {parseSizeBytes} from '../units.js'
 import type {
   Claim, ClaimAccess, ClaimOutcome, ClaimsFile, ClaimUnit, MeasuredCondition, MeasurementOrigin, VerifiedRun, Verdict, VerifyResult,
@@ -40,8 +41,8 @@ export const LAT_TEST = 'Latency (lat) test'
 export function parseTolerance(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text)
   const v = m ? Number(m[1]) : Number.NaN
-  if (!Number.isFinite(v)) throw new UsageError(`--tolerance ${text}: expected a percentage such as 10 or 10%`, 'pass --tolerance 10% (a claim is met when the measurement is within 10% of it)')
-  if (v > 100) throw new UsageError(`--tolerance ${text}: must be between 0 and 100 %`, 'pass --tolerance 10%')
+  if (!Number.isFinite(v)) throw new UsageError(M.claims.toleranceNotPercent(text))
+  if (v > 100) throw new UsageError(M.claims.toleranceRange(text))
   return v
 }
 
@@ -158,7 +159,6 @@ export interface MeasurementSource extends MeasurementOrigin {
   points: SourcePoint[]
 }
 
-export {CLAIM_TESTS}
 
 const testName = (t: string): string => testTitle(t)
 

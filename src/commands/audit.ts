@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import {EXIT, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import type {AuditResult} from '../audit/checks.js'
 
 export default class Audit extends BaseCommand {
@@ -25,7 +26,7 @@ Exit codes: 0 every check passed (or was skipped); 11 at least one check failed;
   async run(): Promise<AuditResult> {
     const {args, flags} = await this.parse(Audit)
     const maxGapMs = Number(flags['max-gap-ms'])
-    if (!Number.isFinite(maxGapMs) || maxGapMs <= 0) throw new UsageError(`--max-gap-ms ${flags['max-gap-ms']}: expected a positive number of milliseconds`)
+    if (!Number.isFinite(maxGapMs) || maxGapMs <= 0) throw new UsageError(M.audit.maxGapNotPositive(flags['max-gap-ms']))
     const {loadVerifyKey} = await import('../store/integrity.js')
     const verifyKey = flags['verify-key'] === undefined ? undefined : loadVerifyKey(flags['verify-key'])
     const {auditRun} = await import('../audit/load.js')

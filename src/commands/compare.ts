@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import {UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {toolVersion} from '../host.js'
 import type {CompareResult} from '../compare/index.js'
 
@@ -40,7 +41,7 @@ Exit codes: 2 fewer than 2 runs, runs of different tests or revisions (the messa
     const {argv, flags} = await this.parse(Compare)
     const formats = flags.format.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
     const bad = formats.filter(f => !(FORMATS as readonly string[]).includes(f))
-    if (bad.length > 0 || formats.length === 0) throw new UsageError(`--format ${flags.format}: unknown format ${bad.join(', ') || '(none)'}`, `use a comma-separated list of ${FORMATS.join(', ')}`)
+    if (bad.length > 0 || formats.length === 0) throw new UsageError(M.usage.unknownFormat(flags.format, bad, FORMATS))
     const {renderCompare} = await import('../compare/index.js')
     const result = await renderCompare(argv as string[], {formats: formats as Format[], out: flags.out, labels: flags.label, samples: flags.samples, toolVersion: toolVersion()})
     if (!this.jsonEnabled()) {

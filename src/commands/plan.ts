@@ -1,6 +1,7 @@
 import {BaseCommand} from '../app/base-command.js'
 import {runFlags, suiteFlags, testArg} from '../app/flags.js'
-import type {PurgeMethod} from '../device/purge.js'
+import * as M from '../messages.js'
+import type {PurgeMethod} from '../device/purge-plan.js'
 import type {ProgramPlan} from '../plan/expand.js'
 
 /** `pts plan <test> --json`: the plan of one test. */
@@ -65,7 +66,7 @@ export default class Plan extends BaseCommand {
       }
       return {suite: true, revision: flags.revision, tests: parts}
     }
-    if (flags.tests !== undefined) throw new (await import('../errors.js')).UsageError('--tests applies to pts plan all')
+    if (flags.tests !== undefined) throw new (await import('../errors.js')).UsageError(M.usage.testsOnlyForAll('plan'))
     const {plan, target, refusals, purge} = prepare(args.test, flags)
     const label = target.kind === 'file' ? `file:${target.path}` : `${target.path} (${target.identity.model ?? '?'}, serial ${target.identity.serial ?? 'none'})`
     const purgeInfo: PlanTestJson['purge'] = purge ? {method: purge.method, deviation: purge.deviation, refused: purge.refused, steps: purge.steps.map(x => x.argv.join(' '))} : {method: 'none', deviation: plan.purge.deviation, refused: null, steps: []}

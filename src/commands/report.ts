@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import {UsageError} from '../errors.js'
+import * as M from '../messages.js'
 
 /** What `pts report --json` prints: the files written, and warnings (e.g. a claims page left out). */
 export interface ReportJson {
@@ -35,7 +36,7 @@ Exit codes: 3 results.json or manifest.json fails its schema; 7 the report canno
     const {args, flags} = await this.parse(Report)
     const formats = flags.format.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
     const bad = formats.filter(f => !(FORMATS as readonly string[]).includes(f))
-    if (bad.length > 0 || formats.length === 0) throw new UsageError(`--format ${flags.format}: unknown format ${bad.join(', ') || '(none)'}`, `use a comma-separated list of ${FORMATS.join(', ')}`)
+    if (bad.length > 0 || formats.length === 0) throw new UsageError(M.usage.unknownFormat(flags.format, bad, FORMATS))
     const {renderReport} = await import('../report/index.js')
     const result = await renderReport(args.runDir, {formats: formats as Format[], out: flags.out})
     if (!this.jsonEnabled()) for (const f of result.files) this.log(f)

@@ -2,6 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {join} from 'node:path'
 import {BaseCommand} from '../app/base-command.js'
 import {UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {signKeyFlag} from '../app/flags.js'
 import type {RunJson} from './run.js'
 
@@ -29,8 +30,8 @@ Every test continues from its stored phases: completed phases are kept, a cut lo
     const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])
     const suite = readSuite(args.runDir)
     if (suite) {
-      if (flags['restart-from']) throw new UsageError('--restart-from applies to one test run, not a suite', `pass the test's directory, e.g. ${join(args.runDir, suite.tests[0].dir)}`)
-      if (suite.status === 'complete') throw new UsageError(`the suite in ${args.runDir} is already complete`, 'its combined report is suite.pdf')
+      if (flags['restart-from']) throw new UsageError(M.suite.restartFromSuite(join(args.runDir, suite.tests[0].dir)))
+      if (suite.status === 'complete') throw new UsageError(M.suite.alreadyComplete(args.runDir))
       const s = await runSuite({dir: args.runDir, tests: suite.tests.map(t => t.test), flags: suite.flags as never, argv: suite.argv, signKey, resume: suite,
         resumeTest: dir => this.config.runCommand('resume', [dir, ...(flags['sign-key'] ? ['--sign-key', flags['sign-key']] : [])])})
       if (!this.jsonEnabled()) this.log([`Suite ${s.suiteId}: ${s.status}`, ...s.tests.map(t => `  ${t.dir}: ${t.status}`), ...s.files.map(f => `Report: ${f}`)].join('\n'))

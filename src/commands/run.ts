@@ -2,6 +2,7 @@ import {BaseCommand} from '../app/base-command.js'
 import {defaultRunDir, runFlags, signKeyFlag, testArg} from '../app/flags.js'
 import {suiteFlags} from '../app/flags.js'
 import {EXIT, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import type {RunSummary} from '../app/execute.js'
 import type {SuiteManifest} from '../app/suite.js'
 
@@ -41,7 +42,7 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
       process.exitCode = s.tests.some(t => t.error) ? EXIT.report : EXIT.ok
       return s
     }
-    if (flags.tests !== undefined) throw new UsageError('--tests applies to pts run all')
+    if (flags.tests !== undefined) throw new UsageError(M.usage.testsOnlyForAll('run'))
     const prepared = prepare(args.test, flags)
     const summary = await execute(prepared, runDir, ['pts', 'run', ...this.argv], false, {signKey})
     if (!this.jsonEnabled()) this.log(summaryText(summary))

@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import {EXIT, PtsError, RunDirError} from '../errors.js'
+import * as M from '../messages.js'
 import type {VerifyRunInput} from '../claims/match.js'
 import type {VerifyResult} from '../claims/types.js'
 import type {SuiteManifest} from '../app/suite.js'
@@ -69,7 +70,7 @@ Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad u
       writeJsonAtomic(out, result)
     } catch (error) {
       const e = error as NodeJS.ErrnoException
-      throw new PtsError(`Cannot write ${out}: ${e.code ?? 'error'}: ${e.message}`, EXIT.storage, `free space or make the ${target.kind === 'suite' ? 'suite' : 'run'} directory writable, then run pts verify again`)
+      throw new PtsError(M.claims.cannotWriteResult(out, e, target.kind === 'suite' ? 'suite' : 'run'), EXIT.storage)
     }
     if (!this.jsonEnabled()) this.log(`\n${out}`)
 
@@ -102,7 +103,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
   const {existsSync} = await import('node:fs')
   const {basename, join, resolve} = await import('node:path')
   const {assertFinished, readStoredRun} = await import('../store/read.js')
-  const {CLAIM_TESTS} = await import('../claims/match.js')
+  const {CLAIM_TESTS} = await import('../model/tests.js')
   const {resultsSha256} = await import('../claims/load.js')
   const dir = resolve(dirArg)
   const deviceText = (m: VerifyRunInput['manifest']) => (m.target.kind === 'file' ? `file:${m.target.path}` : m.target.path)
@@ -111,8 +112,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
     const {readSuite} = await import('../app/suite.js')
     const s = readSuite(dir)!
     if (s.status === 'running') {
-      throw new RunDirError(`Suite still in progress: ${dir} (status "running", started ${s.createdAt})`,
-        `wait for the suite to finish, then run pts verify again; if that process is gone, continue it with: pts resume ${dir}`)
+      throw new RunDirError(M.claims.suiteRunning(dir, s.createdAt))
     }
     const runs: VerifyRunInput[] = []
     const warnings: string[] = []
@@ -132,8 +132,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
       runs.push({dir: t.dir, results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(runDir)})
     }
     if (runs.length === 0) {
-      throw new RunDirError(`Suite ${dir} has no IOPS, TP or LAT run with results to verify claims against (tests: ${s.tests.map(t => `${t.test} ${t.status}`).join(', ')})`,
-        'run the suite with those tests (pts run all --tests iops,tp,lat ...), or continue it with pts resume')
+      throw new RunDirError(M.claims.suiteHasNoRuns(dir, s.tests))
     }
     return {kind: 'suite', dir, runs, suite: s, warnings, heading: `PTS test suite ${s.suiteId} - device ${s.device} - Claims vs measured (pts verify)`}
   }
@@ -141,8 +140,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
   const {testTitle} = await import('../model/tests.js')
   const run = readStoredRun(dir)
   if (!CLAIM_TESTS.includes(run.results.test as never)) {
-    throw new RunDirError(`${dir} holds a ${run.results.test} run; pts verify matches claims against IOPS, TP and LAT runs, or a suite directory of pts run all`,
-      'pass an IOPS, TP or LAT run directory, or the suite directory')
+    throw new RunDirError(M.claims.notAClaimsTest(dir, run.results.test))
   }
   assertFinished(run, 'pts verify')
   return {

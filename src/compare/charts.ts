@@ -111,14 +111,15 @@ function runScales(model: CompareModel) {
 
 const overlayConfig = {...CHART_CONFIG, legend: {...CHART_CONFIG.legend, orient: 'bottom', direction: 'vertical', labelLimit: 640, columns: 1}}
 
-export function traceSpec(model: CompareModel, c: SeriesPhaseCompare): TopLevelSpec {
+/**
+ * IOPS over x, one line per run (the rows downsampled per run); filled markers too when every run
+ * has at most 60 points. Series traces and HIR bursts.
+ */
+function overlaidTracesSpec(model: CompareModel, values: ReadonlyArray<{run: string; iops: number}>, o: {x: object; yTitle: string; few: boolean; pointSize: number}): TopLevelSpec {
   const sc = runScales(model)
-  const rows = c.runs.flatMap(r => (r === null ? [] : r.trace.map(t => ({run: r.name, x: c.x === 'tgbw' ? t.tgbw : t.minutes, iops: t.iops}))))
-  const values = downsampleGroups(rows, p => p.run, p => p.iops)
-  const few = c.runs.every(r => r === null || r.trace.length <= 60)
   const enc = {
-    x: {field: 'x', type: 'quantitative' as const, title: c.x === 'tgbw' ? 'TGBW, GB (10^9 B written by the phase)' : 'Time since the phase start, minutes', scale: {zero: true}},
-    y: {field: 'iops', type: 'quantitative' as const, title: `IOPS (${c.id})`, scale: {zero: false}, axis: {format: ',.0f', tickCount: 6}},
+    x: o.x,
+    y: {field: 'iops', type: 'quantitative' as const, title: o.yTitle, scale: {zero: false}, axis: {format: ',.0f', tickCount: 6}},
     color: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.color, sort: sc.names},
   }
   return {
@@ -126,30 +127,31 @@ export function traceSpec(model: CompareModel, c: SeriesPhaseCompare): TopLevelS
     data: {values},
     layer: [
       {mark: {type: 'line', strokeWidth: 1.4}, encoding: enc},
-      ...(few ? [{mark: {type: 'point' as const, size: 30, filled: true, opacity: 1}, encoding: {...enc, shape: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.shape, sort: sc.names}}}] : []),
+      ...(o.few ? [{mark: {type: 'point' as const, size: o.pointSize, filled: true, opacity: 1}, encoding: {...enc, shape: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.shape, sort: sc.names}}}] : []),
     ],
   } as TopLevelSpec
 }
 
+export function traceSpec(model: CompareModel, c: SeriesPhaseCompare): TopLevelSpec {
+  const rows = c.runs.flatMap(r => (r === null ? [] : r.trace.map(t => ({run: r.name, x: c.x === 'tgbw' ? t.tgbw : t.minutes, iops: t.iops}))))
+  return overlaidTracesSpec(model, downsampleGroups(rows, p => p.run, p => p.iops), {
+    x: {field: 'x', type: 'quantitative' as const, title: c.x === 'tgbw' ? 'TGBW, GB (10^9 B written by the phase)' : 'Time since the phase start, minutes', scale: {zero: true}},
+    yTitle: `IOPS (${c.id})`,
+    few: c.runs.every(r => r === null || r.trace.length <= 60),
+    pointSize: 30,
+  })
+}
+
 export function burstsSpec(model: CompareModel, c: BurstsPhaseCompare): TopLevelSpec {
-  const sc = runScales(model)
   const rows = c.runs.flatMap(r => (r === null ? [] : r.bursts.map(b => ({run: r.name, burst: b.index + 1, iops: b.iops}))))
   const values = downsampleGroups(rows, p => p.run, p => p.iops)
   const maxBurst = Math.max(1, ...values.map(v => v.burst))
-  const few = c.runs.every(r => r === null || r.bursts.length <= 60)
-  const enc = {
+  return overlaidTracesSpec(model, values, {
     x: {field: 'burst', type: 'quantitative' as const, title: 'Burst', scale: {domain: [0.5, maxBurst + 0.5], nice: false}, axis: maxBurst <= 30 ? {values: Array.from({length: maxBurst}, (_, i) => i + 1), format: 'd'} : {tickMinStep: 1, format: 'd'}},
-    y: {field: 'iops', type: 'quantitative' as const, title: `Burst IOPS (Wait State ${c.waitState})`, scale: {zero: false}, axis: {format: ',.0f', tickCount: 6}},
-    color: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.color, sort: sc.names},
-  }
-  return {
-    $schema: VL_SCHEMA, width: CHART_WIDTH, height: CHART_HEIGHT + 60, config: overlayConfig,
-    data: {values},
-    layer: [
-      {mark: {type: 'line', strokeWidth: 1.4}, encoding: enc},
-      ...(few ? [{mark: {type: 'point' as const, size: 50, filled: true, opacity: 1}, encoding: {...enc, shape: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.shape, sort: sc.names}}}] : []),
-    ],
-  } as TopLevelSpec
+    yTitle: `Burst IOPS (Wait State ${c.waitState})`,
+    few: c.runs.every(r => r === null || r.bursts.length <= 60),
+    pointSize: 50,
+  })
 }
 
 export function buildCompareChartSpecs(model: CompareModel): Record<string, TopLevelSpec> {

@@ -5,6 +5,7 @@
  * no half-written file.
  */
 import {PtsError, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {loadCompareRuns} from './load.js'
 import {assertChromium, documentPaths, prepareOutputDirs, renderCharts, writeOut} from '../report/index.js'
 import {buildCompareModel, checkCompatibility, withView, type CompareModel, type Difference} from './model.js'
@@ -45,14 +46,14 @@ export interface CompareResult {
 
 export async function renderCompare(runDirs: readonly string[], opts: CompareOptions): Promise<CompareResult & {model: CompareModel}> {
   if (runDirs.length < 2) {
-    throw new UsageError(`pts compare needs at least 2 run directories, got ${runDirs.length}`, 'pass two or more run directories (the first is the baseline); for one run use: pts report <run>')
+    throw new UsageError(M.compare.tooFewRuns(runDirs.length))
   }
   if (opts.labels && opts.labels.length > 0 && opts.labels.length !== runDirs.length) {
-    throw new UsageError(`${opts.labels.length} --label flag(s) for ${runDirs.length} runs`, 'give one --label per run, in the order of the runs, or none')
+    throw new UsageError(M.compare.labelCount(opts.labels.length, runDirs.length))
   }
   const runs = loadCompareRuns(runDirs)
   const verdict = checkCompatibility(runs.map(r => withView(r).results))
-  if (!verdict.ok) throw new UsageError(verdict.message, verdict.suggestion)
+  if (!verdict.ok) throw new UsageError(verdict)
 
   const formats = [...new Set(opts.formats.length > 0 ? opts.formats : COMPARE_FORMATS)]
   const paths = compareOutputPaths(formats, opts.out ?? defaultCompareDir(new Date()))
@@ -85,7 +86,7 @@ export async function renderCompare(runDirs: readonly string[], opts: CompareOpt
       result.files.push(paths.pdf)
     } catch (error) {
       if (error instanceof PtsError && result.files.length > 0) {
-        throw new PtsError(`${error.message}\n(written before the failure: ${result.files.join(', ')})`, error.exit, error.suggestion)
+        throw new PtsError(M.report.writtenBefore(error, result.files), error.exit)
       }
       throw error
     } finally {

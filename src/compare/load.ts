@@ -7,6 +7,7 @@
  */
 import {realpathSync} from 'node:fs'
 import {RunDirError, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {readStoredRun} from '../store/read.js'
 import {loopView} from '../analysis/loop-view.js'
 import {programProblem, runProblem, type CompareRunInput} from './model.js'
@@ -21,15 +22,13 @@ export function loadCompareRuns(dirs: readonly string[]): CompareRunInput[] {
     const real = realpathSync(runDir)
     const prev = seen.get(real)
     if (prev !== undefined) {
-      throw new UsageError(`Run ${i + 1} (${dir}) is the same run directory as run ${prev + 1} (${dirs[prev]})`, 'pass each run once')
+      throw new UsageError(M.compare.sameRunTwice(i, dir, prev, dirs[prev]))
     }
     seen.set(real, i)
     const problem = results ? runProblem(manifest, results) : programProblem(manifest, stored)
     if (problem !== null) {
-      const hint = stored.status === 'running' || manifest.status === 'running'
-        ? `wait for the run to finish; if its process (pid ${manifest.pid}) is gone, continue it with: pts resume ${runDir}`
-        : `continue it with pts resume ${runDir}, or leave it out of the comparison`
-      throw new RunDirError(`Cannot compare run ${i + 1} (${runDir}): ${problem}`, hint)
+      const running = stored.status === 'running' || manifest.status === 'running'
+      throw new RunDirError(M.compare.cannotCompare(i, runDir, problem, running ? {pid: manifest.pid} : null))
     }
     runs.push({runDir, manifest, results, program: stored})
   })

@@ -20,7 +20,6 @@ import type {LoopView} from '../analysis/loop-view.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
 import {formatRatio, ratio, type Cell, type CompareTable} from './table.js'
 
-export {formatRatio, ratio, RATIO_HIGH, RATIO_LOW, type Cell, type CompareTable, type FormattedRatio} from './table.js'
 import {burstsTable, comparePhases, LAST_SAMPLES, loopTables, metricText, operatingTable, phaseHeadlines, ratioPhrase, seriesTable, type PhaseCompare, type PhaseRunKey} from './phases.js'
 
 /** A run as compared: one steady-state loop phase (the IOPS loop, a TP block size, LAT, ...) as a matrix. */
@@ -28,6 +27,7 @@ type RunResults = LoopView
 type WindowAverage = LoopView['windowAverages'][number]
 import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
 import {fixed, fmtInstant, pointLabel} from '../report/format.js'
+import * as M from '../messages.js'
 import {bodyBudgetMm, CONTENT_MM, H2_MM, headerMm, matrixTableMm, paragraphMm, sideRowMm, tablesPerPage, textLines} from './layout.js'
 
 export interface CompareRunInput {
@@ -112,7 +112,7 @@ export function programProblem(m: Pick<RunManifest, 'status'>, p: Pick<ProgramRe
 
 export type Compatibility =
   | {ok: true}
-  | {ok: false; message: string; suggestion: string}
+  | ({ok: false} & M.Msg)
 
 const sameSet = (a: readonly number[], b: readonly number[]): boolean => {
   const x = [...new Set(a)].sort((p, q) => p - q)
@@ -120,15 +120,13 @@ const sameSet = (a: readonly number[], b: readonly number[]): boolean => {
   return x.length === y.length && x.every((v, i) => v === y[i])
 }
 
-const CAN_COMPARE = 'compare runs of the same test and revision; profile, TC/QD, ActiveRange, point duration, compliance and steady-state verdict may differ (they are listed as differences)'
-
 /**
  * Can these runs be compared point by point? Only runs of the same test, the same revision and
  * the same R/W mix x block size matrix. Runs are named by their 1-based position ("run 2").
  */
 export function checkCompatibility(runs: ReadonlyArray<Pick<RunResults, 'test' | 'revision' | 'profile' | 'parameters'> & {tracking?: RunResults['tracking']}>): Compatibility {
   if (runs.length < 2) {
-    return {ok: false, message: `pts compare needs at least 2 runs, got ${runs.length}`, suggestion: 'pass two or more run directories; for one run use pts report'}
+    return {ok: false, ...M.compare.tooFewRuns(runs.length)}
   }
   const base = runs[0]
   const problems: string[] = []
@@ -155,7 +153,7 @@ export function checkCompatibility(runs: ReadonlyArray<Pick<RunResults, 'test' |
     }
   }
   if (problems.length === 0) return {ok: true}
-  return {ok: false, message: `These runs cannot be compared point by point: ${problems.join('; ')}`, suggestion: CAN_COMPARE}
+  return {ok: false, ...M.compare.notComparable(problems)}
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
  */
 import type {NvmeIdCtrl} from './parse-nvme.js'
 import type {HdparmIdentify} from './parse-ata.js'
+import * as M from '../messages.js'
 
 export const PURGE_METHODS = [
   'nvme-sanitize-block', 'nvme-sanitize-crypto', 'nvme-format-ses1', 'nvme-format-ses2',
@@ -151,7 +152,7 @@ export function choosePurge(f: PurgeFacts, requested: PurgeRequest = 'auto', opt
   const password = opts.password ?? 'pts-purge'
   const supported = purgeMethods(f)
   if (f.kind === 'file' || f.interface === 'file') {
-    return {method: 'none', deviation: 'target is a regular file: no purge is possible (recorded as a deviation)', steps: [], refused: requested === 'auto' || requested === 'none' ? null : `--purge ${requested} does not apply to a regular file`}
+    return {method: 'none', deviation: 'target is a regular file: no purge is possible (recorded as a deviation)', steps: [], refused: requested === 'auto' || requested === 'none' ? null : M.purge.notForFile(requested).message}
   }
   let method: PurgeMethod
   if (requested === 'auto') {

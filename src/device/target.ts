@@ -5,6 +5,7 @@
 import {closeSync, existsSync, ftruncateSync, mkdirSync, openSync, statSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
 import {UnsafeTargetError, UsageError, MissingToolError} from '../errors.js'
+import * as M from '../messages.js'
 import type {DeviceIdentity} from '../model/manifest.js'
 import {confirms, type BlockFacts, type SafetyOptions} from './safety.js'
 import {discoverDevice, which, type DeviceInfo} from './discover.js'
@@ -17,11 +18,11 @@ export interface ParsedTarget {
 export function parseTarget(device: string): ParsedTarget {
   if (device.startsWith('file:')) {
     const path = device.slice('file:'.length)
-    if (!path) throw new UsageError('--device file: needs a path, e.g. file:/scratch/pts.img')
+    if (!path) throw new UsageError(M.target.fileNeedsPath)
     // Absolute: fio runs in its own working directory, and the manifest must name the file exactly.
     return {kind: 'file', path: resolve(path)}
   }
-  if (!device.startsWith('/')) throw new UsageError(`--device ${device}: expected a block device path such as /dev/nvme1n1, or file:<path>`)
+  if (!device.startsWith('/')) throw new UsageError(M.target.notADevicePath(device))
   return {kind: 'block', path: device}
 }
 
@@ -46,11 +47,11 @@ export function resolveTarget(t: ParsedTarget, sizeBytes: number | null, opts: S
     let createBytes: number | null = null
     if (existsSync(t.path)) {
       const st = statSync(t.path)
-      if (!st.isFile()) throw new UsageError(`file:${t.path} is not a regular file`, 'use a block device path without file: for devices')
+      if (!st.isFile()) throw new UsageError(M.target.notARegularFile(t.path))
       if (size === null) size = st.size
       else if (st.size !== size) createBytes = size
     } else {
-      if (size === null) throw new UsageError(`file:${t.path} does not exist and no --size was given`, 'add --size, e.g. --size 8GiB')
+      if (size === null) throw new UsageError(M.target.fileMissingNoSize(t.path))
       createBytes = size
     }
     return {
@@ -58,14 +59,14 @@ export function resolveTarget(t: ParsedTarget, sizeBytes: number | null, opts: S
       identity: {vendor: null, model: 'regular file', serial: null, firmware: null, capacityBytes: size, interface: 'file', logicalSectorBytes: 512, physicalSectorBytes: 4096, rotational: null, writeCache: 'not applicable (file)'},
     }
   }
-  if (!existsSync(t.path)) throw new UsageError(`${t.path} does not exist`, 'list block devices with: pts devices')
-  if (!statSync(t.path).isBlockDevice()) throw new UsageError(`${t.path} is not a block device`, 'for a regular file use --device file:<path> --size <n>GiB')
+  if (!existsSync(t.path)) throw new UsageError(M.target.deviceMissing(t.path))
+  if (!statSync(t.path).isBlockDevice()) throw new UsageError(M.target.notABlockDevice(t.path))
   let info: DeviceInfo
   try {
     info = discoverDevice(t.path, opts)
   } catch (error) {
-    if (!which('lsblk')) throw new MissingToolError('lsblk', 'util-linux')
-    throw new UsageError(`cannot identify ${t.path}: ${(error as Error).message}`)
+    if (!which('lsblk')) throw new MissingToolError(M.tools.missing('lsblk', 'util-linux'))
+    throw new UsageError(M.target.cannotIdentify(t.path, (error as Error).message))
   }
   return {
     kind: 'block', path: t.path, sizeBytes: info.capacityBytes, facts: info.facts, device: info, nonCompliant: info.safety.nonCompliant, createBytes: null,
@@ -100,7 +101,7 @@ export function refusals(t: ResolvedTarget, confirmation: string | undefined): s
 
 export function assertSafe(t: ResolvedTarget, confirmation: string | undefined): void {
   const reasons = refusals(t, confirmation)
-  if (reasons.length > 0) throw new UnsafeTargetError(t.kind === 'file' ? `file:${t.path}` : t.path, reasons, 'nothing was written')
+  if (reasons.length > 0) throw new UnsafeTargetError(M.target.refused(t.kind === 'file' ? `file:${t.path}` : t.path, reasons))
 }
 
 /** Create or resize a file target as a sparse file (only after the safety gate). */

@@ -11,6 +11,7 @@ import {existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {FioFailedError, MissingToolError} from '../errors.js'
+import * as M from '../messages.js'
 import {killFio, killFioSync, whichPath} from '../proc.js'
 import type {ExecHooks} from './jobfile.js'
 
@@ -27,9 +28,9 @@ esac
 
 export function findFio(): {path: string; version: string} {
   const path = process.env.PTS_FIO ?? whichPath('fio')
-  if (!path || !existsSync(path)) throw new MissingToolError('fio', 'fio')
+  if (!path || !existsSync(path)) throw new MissingToolError(M.tools.missing('fio', 'fio'))
   const r = spawnSync(path, ['--version'], {encoding: 'utf8'})
-  if (r.status !== 0) throw new MissingToolError(`fio at ${path} (it did not answer --version)`, 'fio')
+  if (r.status !== 0) throw new MissingToolError(M.tools.noAnswer('fio', path, 'fio'))
   return {path, version: r.stdout.trim()}
 }
 
@@ -98,7 +99,7 @@ export class FioEngine {
     await new Promise<void>((resolve, reject) => {
       holder.stdout!.once('data', () => resolve())
       holder.once('error', reject)
-      holder.once('exit', code => reject(new FioFailedError(`the gate holder for job ${seq} exited (${code}); is flock (util-linux) installed?`)))
+      holder.once('exit', code => reject(new FioFailedError(M.fio.gateHolderExited(seq, code))))
     })
     const pidFile = this.p(`hold-${seq}.pid`)
     writeFileSync(`${pidFile}.tmp`, String(holder.pid))

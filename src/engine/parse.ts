@@ -4,9 +4,9 @@
  */
 
 import {FioOutputError} from '../errors.js'
+import * as M from '../messages.js'
 import type {Measurement} from '../model/results.js'
 
-export type {Measurement}
 
 /** The subset of one direction's fio statistics that pts reads. */
 interface FioDir {
@@ -57,7 +57,7 @@ export interface ParsedFio {
 
 function dir(d: FioDir | undefined, where: string): DirectionStats {
   if (!d || typeof d.iops !== 'number' || typeof d.bw_bytes !== 'number' || !d.lat_ns || typeof d.lat_ns.mean !== 'number') {
-    throw new FioOutputError(`fio JSON ${where}: missing iops, bw_bytes or lat_ns`)
+    throw new FioOutputError(M.fio.noMeasurement(where))
   }
   return {
     ioCount: d.total_ios,
@@ -70,7 +70,7 @@ function dir(d: FioDir | undefined, where: string): DirectionStats {
 }
 
 export function measurementOf(job: FioJobJson, where = 'job'): Measurement {
-  if (job.error) throw new FioOutputError(`fio reports error ${job.error} for ${where} ${job.jobname}`)
+  if (job.error) throw new FioOutputError(M.fio.jobError(job.error, where, job.jobname))
   const r = dir(job.read, `${where}/read`)
   const w = dir(job.write, `${where}/write`)
   const ioCount = r.ioCount + w.ioCount
@@ -99,16 +99,16 @@ export function measurementOf(job: FioJobJson, where = 'job'): Measurement {
 /** Parse fio's --output-format=json output. Throws FioOutputError on anything that is not fio JSON. */
 export function parseFioJson(text: string): ParsedFio {
   const start = text.search(/^\{/m)
-  if (start < 0) throw new FioOutputError('not fio JSON: no JSON object in the output')
+  if (start < 0) throw new FioOutputError(M.fio.noJsonObject)
   const preamble = text.slice(0, start).split('\n').filter(l => l.trim() !== '')
   let json: FioJson
   try {
     json = JSON.parse(text.slice(start)) as FioJson
   } catch (error) {
-    throw new FioOutputError(`not valid fio JSON: ${(error as Error).message}`)
+    throw new FioOutputError(M.fio.invalidJson((error as Error).message))
   }
   if (typeof json !== 'object' || json === null || typeof json['fio version'] !== 'string' || !Array.isArray(json.jobs) || json.jobs.length === 0) {
-    throw new FioOutputError('not fio JSON: "fio version" or "jobs" missing')
+    throw new FioOutputError(M.fio.notFioJson)
   }
   return {
     fioVersion: json['fio version'],

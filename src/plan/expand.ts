@@ -4,6 +4,7 @@
  * minimum and maximum duration, and the compliance verdict. Pure (digest B §4-5, Part A 6, 7, 10).
  */
 import {PlanError} from '../errors.js'
+import * as M from '../messages.js'
 import {wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from './target.js'
 import type {ProfileId, ProfileParams, Revision} from '../model/tests.js'
 import {blockSizeLabel, formatDuration, mixLabel} from '../units.js'
@@ -107,13 +108,13 @@ export function workloadLabel(w: Omit<ResolvedWorkload, 'label'>): string {
 
 function resolveWorkload(w: Workload, selected: Workload | null, opts: ProgramOptions, where: string): ResolvedWorkload {
   const base: Workload = w.base === 'selected' ? {...(selected ?? {}), ...w} : w
-  if (w.base === 'selected' && !selected) throw new PlanError(`${where}: the workload refers to the selected workload, but the spec has none`)
+  if (w.base === 'selected' && !selected) throw new PlanError(M.plan.noSelectedWorkload(where))
   const access = base.access
   const readPct = base.readPct
-  if (access === undefined || readPct === undefined) throw new PlanError(`${where}: the workload has no access or readPct`)
+  if (access === undefined || readPct === undefined) throw new PlanError(M.plan.noAccess(where))
   const bssplit = base.bssplit ?? null
   const blockSizeBytes = bssplit ? null : base.blockSizeBytes ?? null
-  if (!bssplit && blockSizeBytes === null) throw new PlanError(`${where}: the workload has neither blockSizeBytes nor bssplit`)
+  if (!bssplit && blockSizeBytes === null) throw new PlanError(M.plan.noBlockSize(where))
   const r = {
     access, readPct, blockSizeBytes, bssplit,
     zones: base.zones ?? null,
@@ -167,19 +168,19 @@ function scaled(sec: number, f: number): number {
 
 export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target: TargetInfo): ProgramPlan {
   const profile = spec.profiles[options.profile]
-  if (!profile) throw new PlanError(`revision ${spec.revision} has no ${options.profile} profile for ${spec.id} (it has: ${Object.keys(spec.profiles).join(', ')})`)
-  if (!(options.timeScale > 0 && options.timeScale <= 1)) throw new PlanError(`time scale ${options.timeScale}: must be greater than 0 and at most 1`)
+  if (!profile) throw new PlanError(M.plan.noProfile(spec.revision, options.profile, spec.id, Object.keys(spec.profiles)))
+  if (!(options.timeScale > 0 && options.timeScale <= 1)) throw new PlanError(M.plan.timeScaleRange(options.timeScale))
   const f = options.timeScale
   let selected: Workload | null = null
   let selectedWorkload: ProgramPlan['selectedWorkload'] = null
   if (spec.workloads) {
     const key = options.workload ?? spec.defaultWorkload!
     const w = spec.workloads[key]
-    if (!w) throw new PlanError(`workload "${key}" is not defined for ${spec.id} ${spec.revision} (choose one of: ${Object.keys(spec.workloads).join(', ')})`)
+    if (!w) throw new PlanError(M.plan.unknownWorkload(key, spec.id, spec.revision, Object.keys(spec.workloads)))
     selected = w.workload
     selectedWorkload = {key, label: w.label}
   } else if (options.workload !== null) {
-    throw new PlanError(`${spec.id} has no alternative workloads; --workload does not apply`)
+    throw new PlanError(M.plan.noAlternativeWorkloads(spec.id))
   }
 
   // Every block size the program uses must fit the target's sector (digest B §2.4).
@@ -208,12 +209,12 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
   const wipcBsAll = spec.phases.filter(p => p.kind === 'wipc').map(p => (p as {blockSizeBytes: number}).blockSizeBytes)
   const maxBs = Math.max(...allBs, ...wipcBsAll)
   for (const bs of [...allBs, ...wipcBsAll]) {
-    if (bs % target.logicalSectorBytes !== 0) throw new PlanError(`the target's logical sector is ${target.logicalSectorBytes} bytes; ${blockSizeLabel(bs)} IOs cannot run on it (digest B §2.4)`)
+    if (bs % target.logicalSectorBytes !== 0) throw new PlanError(M.plan.sectorMismatch(target.logicalSectorBytes, blockSizeLabel(bs)))
   }
   const activeRangeBytes = alignDown(target.sizeBytes * profile.activeRangePct / 100, maxBs)
   const preconditionActiveRangeBytes = alignDown(target.sizeBytes * profile.preconditionActiveRangePct / 100, maxBs)
   const maxTc = Math.max(1, ...resolved.flatMap(r => r.ws.map(w => w.threadCount)))
-  if (activeRangeBytes < maxBs * maxTc) throw new PlanError(`the target is too small: the ActiveRange of ${activeRangeBytes} bytes must hold at least one ${blockSizeLabel(maxBs)} block per thread (${maxTc} threads)`)
+  if (activeRangeBytes < maxBs * maxTc) throw new PlanError(M.plan.targetTooSmall(activeRangeBytes, blockSizeLabel(maxBs), maxTc))
 
   for (const r of resolved) {
     const ph = r.spec
@@ -234,7 +235,7 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const maxRounds = options.maxRounds
       const roundCap = options.onNoSteadyState === 'continue' ? Math.max(maxRounds, options.roundCap) : maxRounds
       for (const t of ph.steadyState.tracking) {
-        if (!r.points!.some(p => selects(t, p))) throw new PlanError(`${spec.id} phase ${ph.id}: tracking variable ${t.id} selects no point of the round`)
+        if (!r.points!.some(p => selects(t, p))) throw new PlanError(M.plan.trackingSelectsNothing(spec.id, ph.id, t.id))
       }
       phases.push({kind: 'loop', id: ph.id, title: ph.title, points: r.points!, pointSeconds, preRound, steadyState: ph.steadyState, maxRounds, roundCap, dimensions: ph.loops.map(l => l.dimension)})
       const roundSec = r.points!.length * pointSeconds + (preRound?.seconds ?? 0)
@@ -253,7 +254,7 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const capBytes = ph.stopAtCapacityMultiple === null ? null : Math.round(target.sizeBytes * ph.stopAtCapacityMultiple * f)
       const stopAtBytes = [capBytes, options.maxWrittenBytes].filter((x): x is number => x !== null).reduce<number | null>((a, b) => (a === null ? b : Math.min(a, b)), null)
       const sse = options.steadyStateExit ? ph.steadyStateExit : null
-      if (options.steadyStateExit && !ph.steadyStateExit) throw new PlanError(`${spec.id} phase ${ph.id} has no steady-state exit`)
+      if (options.steadyStateExit && !ph.steadyStateExit) throw new PlanError(M.plan.noSteadyStateExit(spec.id, ph.id))
       phases.push({kind: 'series', id: ph.id, title: ph.title, workload: w, sampleSeconds, maxSamples, durationSeconds: maxSamples * sampleSeconds, durationBy, stopAtBytes, stopAtCapacityMultiple: ph.stopAtCapacityMultiple === null ? null : ph.stopAtCapacityMultiple * f, steadyStateExit: sse})
       timeline.push({phase: ph.id, title: ph.title, minSec: stopAtBytes !== null || sse ? 0 : maxSamples * sampleSeconds, maxSec: maxSamples * sampleSeconds,
         detail: `${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, ${maxSamples} samples of ${formatDuration(sampleSeconds)}${stopAtBytes !== null ? `, or until ${stopAtBytes} bytes are written` : ''}${sse ? ', or steady state' : ''}`})

@@ -28,11 +28,12 @@ export interface PurgePlan {
 }
 
 import {PlanError} from '../errors.js'
+import * as M from '../messages.js'
 
 /** Split `rangeBytes` into `jobs` contiguous slices aligned to `alignBytes`; the last one takes the rest. */
 export function splitRange(rangeBytes: number, jobs: number, alignBytes: number): Array<{offsetBytes: number; sizeBytes: number}> {
   const units = Math.floor(rangeBytes / alignBytes)
-  if (units < jobs) throw new PlanError(`the range of ${rangeBytes} bytes is too small for ${jobs} threads of ${alignBytes}-byte blocks`)
+  if (units < jobs) throw new PlanError(M.plan.rangeTooSmall(rangeBytes, jobs, alignBytes))
   const per = Math.floor(units / jobs)
   const slices = []
   for (let j = 0; j < jobs; j++) {

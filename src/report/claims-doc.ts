@@ -7,8 +7,10 @@
  */
 import Handlebars from 'handlebars'
 import {EXIT, PtsError} from '../errors.js'
+import * as M from '../messages.js'
 import type {VerifyResult} from '../claims/types.js'
-import {claimsPages, type ClaimsPageData} from './claims-page.js'
+import {claimsPages} from './claims-page.js'
+import {type ClaimsPageData} from './page-kit.js'
 import type {ReportTemplates} from './html.js'
 
 export interface ClaimsDocPage {
@@ -90,7 +92,7 @@ export async function writeClaimsPdf(v: VerifyResult, out: string, heading: stri
     try {
       writeFileAtomic(out, pdf)
     } catch (error) {
-      throw new PtsError(`Cannot write ${out}: ${(error as Error).message}`, EXIT.report, 'make the directory writable, then run pts verify again')
+      throw new PtsError(M.claims.cannotWritePdf(out, (error as Error).message), EXIT.report)
     }
   } finally {
     await closeBrowser()

@@ -7,6 +7,7 @@
 import {existsSync, mkdirSync, statSync} from 'node:fs'
 import {basename, dirname, extname, join, resolve} from 'node:path'
 import {EXIT, PtsError, RunDirError} from '../errors.js'
+import * as M from '../messages.js'
 import {writeFileAtomic} from '../store/atomic.js'
 import {loadRun} from './load.js'
 import {buildProgramReportModel} from './model.js'
@@ -57,7 +58,7 @@ export function writeOut(path: string, data: string | Uint8Array): void {
   try {
     writeFileAtomic(path, data)
   } catch (error) {
-    throw new PtsError(`Cannot write ${path}: ${(error as Error).message}`, EXIT.report, 'check that the output directory exists and is writable, or pass --out')
+    throw new PtsError(M.report.cannotWrite(path, (error as Error).message), EXIT.report)
   }
 }
 
@@ -70,10 +71,10 @@ export function prepareOutputDirs(paths: Partial<Record<string, string>>): void 
       try {
         mkdirSync(dir, {recursive: true})
       } catch (error) {
-        throw new PtsError(`Cannot create output directory ${dir}: ${(error as Error).message}`, EXIT.report, 'pass a writable --out')
+        throw new PtsError(M.report.cannotCreateDir(dir, (error as Error).message), EXIT.report)
       }
     } else if (!statSync(dir).isDirectory()) {
-      throw new PtsError(`Output directory ${dir} is not a directory`, EXIT.report, 'pass a writable --out')
+      throw new PtsError(M.report.outNotADirectory(dir), EXIT.report)
     }
   }
 }
@@ -83,8 +84,7 @@ export async function assertChromium(): Promise<void> {
   const {chromiumPath} = await import('./pdf.js')
   const chromium = chromiumPath()
   if (!existsSync(chromium)) {
-    throw new PtsError(`Cannot start Chromium at ${chromium}: no such file`, EXIT.report,
-      'install it: apt-get install -y chromium fonts-dejavu-core; or set CHROMIUM_PATH to a Chromium binary; `--format html` needs no Chromium')
+    throw new PtsError(M.report.chromiumMissing(chromium), EXIT.report)
   }
 }
 
@@ -96,7 +96,7 @@ export async function renderCharts(specs: Record<string, TopLevelSpec>): Promise
     try {
       svgs[id] = await renderSvg(spec)
     } catch (error) {
-      throw new PtsError(`Cannot render chart "${id}": ${(error as Error).message}`, EXIT.report)
+      throw new PtsError(M.report.chartFailed(id, (error as Error).message), EXIT.report)
     }
   }
   return svgs
@@ -124,7 +124,7 @@ async function writeReport(paths: Partial<Record<ReportFormat, string>>, model: 
       files.push(paths.pdf)
     } catch (error) {
       if (error instanceof PtsError && files.length > 0) {
-        throw new PtsError(`${error.message}\n(written before the failure: ${files.join(', ')})`, error.exit, error.suggestion)
+        throw new PtsError(M.report.writtenBefore(error, files), error.exit)
       }
       throw error
     } finally {
@@ -140,7 +140,7 @@ export async function renderReport(runDir: string, opts: RenderOptions): Promise
   const generatedAt = opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
   const run = loadRun(runDir)
   const builder = PROGRAM_PAGE_BUILDERS[run.results.test]
-  if (!builder) throw new RunDirError(`no report pages are defined for the ${run.results.test} test`, 'use a newer pts')
+  if (!builder) throw new RunDirError(M.runDir.noReportPages(run.results.test))
   const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt}, builder)
   const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => programCsv(run.results), async () => model.charts)
   return run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files}

@@ -6,10 +6,12 @@
  */
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
-import {hashFile, sealedPaths, type FileHash} from '../store/integrity.js'
+import {hashFile, sealedPaths} from '../store/integrity.js'
+import {type FileHash} from '../model/manifest.js'
 import {readClaimsResult} from '../claims/load.js'
 import type {VerifyResult} from '../claims/types.js'
 import {RunDirError} from '../errors.js'
+import * as M from '../messages.js'
 import {assertFinished, readStoredRun} from '../store/read.js'
 import type {RunManifest} from '../model/manifest.js'
 import type {ProgramResults} from '../model/results.js'
@@ -46,14 +48,12 @@ export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean; raw
   assertFinished({runDir, manifest, results}, 'pts report')
   const steps = stepsOf(results)
   if (steps.length === 0) {
-    throw new RunDirError(`Incomplete run directory ${runDir}: results.json holds no measurement (status "${results.status}")`,
-      'there is nothing to report; re-run the test')
+    throw new RunDirError(M.runDir.noMeasurement(runDir, results.status))
   }
   const missing: string[] = []
   for (const s of steps) for (const f of [s.step.raw.json, s.step.raw.job]) if (!existsSync(join(runDir, f))) missing.push(f)
   if (missing.length > 0 && !opts.allowMissingRaw) {
-    throw new RunDirError(`Incomplete run directory ${runDir}: ${missing.length} raw file(s) named in results.json are missing, e.g. ${missing.slice(0, 3).join(', ')}`,
-      'the report lists every raw file with its SHA-256; restore raw/ from the original run')
+    throw new RunDirError(M.runDir.rawMissing(runDir, missing))
   }
   const claims = readClaimsResult(runDir, results.runId)
   return {runDir, manifest, results, rawFiles: opts.rawFiles ?? hashRawFiles(runDir), claims: claims.result, claimsWarning: claims.warning}

@@ -8,6 +8,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {Browser} from 'puppeteer-core'
 import {EXIT, PtsError} from '../errors.js'
+import * as M from '../messages.js'
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium'
 
@@ -36,8 +37,7 @@ async function launch(): Promise<{browser: Browser; home: string}> {
   } catch (error) {
     rmSync(home, {recursive: true, force: true})
     const msg = error instanceof Error ? error.message : String((error as {message?: unknown})?.message ?? error)
-    throw new PtsError(`Cannot start Chromium at ${executablePath}: ${msg.split('\n')[0]}`, EXIT.report,
-      'install it: apt-get install -y chromium fonts-dejavu-core; or set CHROMIUM_PATH to a Chromium binary')
+    throw new PtsError(M.report.chromiumNoStart(executablePath, msg.split('\n')[0]), EXIT.report)
   }
 }
 
@@ -65,8 +65,7 @@ export async function htmlToPdf(html: string): Promise<Uint8Array> {
     return await page.pdf({format: 'A4', printBackground: true, preferCSSPageSize: true,
       margin: {top: 0, right: 0, bottom: 0, left: 0}, timeout: 120_000})
   } catch (error) {
-    throw new PtsError(`Chromium failed to print the report: ${(error as Error).message}`, EXIT.report,
-      'run `pts report <run-dir> --format html` to get the HTML report, and check that Chromium works')
+    throw new PtsError(M.report.printFailed((error as Error).message), EXIT.report)
   } finally {
     await page.close().catch(() => {})
   }

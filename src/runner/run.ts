@@ -13,10 +13,13 @@ import type {KeyObject} from 'node:crypto'
 import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {EXIT, FioFailedError, FioOutputError, InterruptedError, PtsError} from '../errors.js'
+import * as M from '../messages.js'
 import {FioEngine, type StartedJob} from '../engine/fio.js'
-import {parseFioJson, parseIopsLog, type Measurement, type ParsedFio} from '../engine/parse.js'
+import {parseFioJson, parseIopsLog, type ParsedFio} from '../engine/parse.js'
+import {type Measurement} from '../model/results.js'
 import type {ResolvedTarget} from '../device/target.js'
-import {runPurge, type PurgeChoice} from '../device/purge.js'
+import {runPurge} from '../device/purge.js'
+import type {PurgeChoice} from '../device/purge-plan.js'
 import {Progress} from '../progress.js'
 import {identityText} from './identity.js'
 import {applyWriteCache, openRun, recordInterruption, resumeHousekeeping, sealRun, stopOnSignals} from './session.js'
@@ -228,11 +231,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         last = n
       }
       const exit = await cur.job.exited
-      if (signals.stopped()) { await cancelQueued(); throw new InterruptedError(signals.stopped()!, inp.runDir) }
+      if (signals.stopped()) { await cancelQueued(); throw new InterruptedError(M.runDir.interrupted(signals.stopped()!, inp.runDir)) }
       if (exit.code !== 0) {
         await cancelQueued()
         const tail = exit.stderr.trim().split('\n').slice(-20).join('\n')
-        throw new FioFailedError(`fio failed (${exit.code === null ? `signal ${exit.signal}` : `exit ${exit.code}`}) on ${cur.rel}.fio:\n${tail}`, `the job file is ${store.path(`${cur.rel}.fio`)}; every completed step is kept in ${inp.runDir}`)
+        throw new FioFailedError(M.fio.failed(exit, cur.rel, tail, store.path(`${cur.rel}.fio`), inp.runDir))
       }
       let parsed: ParsedFio
       let m: Measurement
@@ -244,7 +247,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         tsMs = parsed.timestampMs
       } catch (error) {
         await cancelQueued()
-        if (error instanceof FioOutputError) throw new FioFailedError(`${cur.rel}.json: ${error.message}`)
+        if (error instanceof FioOutputError) throw new FioFailedError(M.fio.badOutput(`${cur.rel}.json`, error.message))
         throw error
       }
       const ts = cur.job.timestamps()
@@ -292,7 +295,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
           res.status = 'skipped'
           res.detail = 'none: the target is a regular file'
         } else {
-          if (inp.purge.refused) throw new FioFailedError(`purge refused, nothing was written: ${inp.purge.refused}`)
+          if (inp.purge.refused) throw new FioFailedError(M.purge.refused(inp.purge.refused))
           progress.update({phase: `${phase.id}: ${inp.purge.method} of ${inp.target.path}`}, true)
           const r = runPurge(inp.target.device!.purgeFacts, inp.purge, {sizeBytes: inp.target.sizeBytes, onProgress: (msg: string) => stepNote(msg)})
           store.writeRaw(`${base}.purge.json`, JSON.stringify(r, null, 2) + '\n')
@@ -303,7 +306,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
           if (!r.ok) {
             res.status = 'failed'
             res.finishedAt = iso(new Date())
-            throw new FioFailedError(`purge ${r.method} failed, nothing else was written: ${r.detail}`, `the tool output is in ${store.path(`${base}.purge.json`)}`)
+            throw new FioFailedError(M.purge.failed(r.method, r.detail, store.path(`${base}.purge.json`)))
           }
           res.status = 'done'
         }
@@ -322,7 +325,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             Object.assign(res, {writtenBytes: m.writeBytes, bwBytesPerSec: m.writeBwBytesPerSec, runtimeSec: m.runtimeSec, startedAt: nsToIso(t.startNs), finishedAt: nsToIso(t.endNs), raw: {json: `${rel}.json`, job: `${rel}.fio`}})
             return 'stop'
           })
-        if (res.writtenBytes !== phase.totalBytes) throw new FioFailedError(`${phase.id} wrote ${res.writtenBytes} bytes, expected exactly ${phase.totalBytes}`)
+        if (res.writtenBytes !== phase.totalBytes) throw new FioFailedError(M.fio.wrongByteCount(phase.id, res.writtenBytes, phase.totalBytes))
         res.status = 'done'
         save()
         event('wipc', `${phase.id}: ${res.writtenBytes} bytes in ${res.runtimeSec} s`)
@@ -461,7 +464,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
 
       if (phase.kind === 'operating-points' && res.kind === 'operating-points') {
         const from = results.phases.find(p => p.id === phase.fromPhase)
-        if (!from || from.kind !== 'loop') throw new PtsError(`internal error: ${phase.id} needs loop phase ${phase.fromPhase}`, EXIT.internal)
+        if (!from || from.kind !== 'loop') throw new PtsError(M.internal.missingLoopPhase(phase.id, phase.fromPhase), EXIT.internal)
         if (res.points.length === 0) {
           res.points = chooseOperatingPoints(from.windowAverages, phase.ceilingMs).map(p => ({...p, prewrite: null, measure: null, histogram: null}))
           save()
@@ -510,7 +513,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     }
     finish('complete', null)
   } catch (error) {
-    const e = error instanceof PtsError ? error : new PtsError(`internal error: ${(error as Error).stack ?? error}`, EXIT.internal)
+    const e = error instanceof PtsError ? error : new PtsError(M.internal.inRun(`${(error as Error).stack ?? error}`), EXIT.internal)
     try { finish(error instanceof InterruptedError ? 'interrupted' : 'failed', e) } catch { /* keep the original error */ }
     throw e
   } finally {

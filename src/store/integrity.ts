@@ -10,9 +10,9 @@ import {createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObj
 import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {writeJsonAtomic} from './atomic.js'
 
-export type {FileHash, Integrity, ManifestSignature} from '../model/manifest.js'
 import type {FileHash, Integrity, ManifestSignature} from '../model/manifest.js'
 
 export const SIGNATURE_FILE = 'manifest.sig'
@@ -50,7 +50,7 @@ function readKeyFile(file: string, flag: string): string {
   try {
     return readFileSync(file, 'utf8')
   } catch (error) {
-    throw new UsageError(`${flag} ${file}: cannot read the key file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'pass a PEM key file, e.g. made with: openssl genpkey -algorithm ed25519 -out pts-signing.pem')
+    throw new UsageError(M.usage.keyUnreadable(flag, file, (error as NodeJS.ErrnoException).code ?? (error as Error).message))
   }
 }
 
@@ -60,7 +60,7 @@ export function loadSigningKey(file: string): KeyObject {
   try {
     return createPrivateKey(pem)
   } catch (error) {
-    throw new UsageError(`--sign-key ${file}: not a PEM private key (${(error as Error).message})`, 'make one with: openssl genpkey -algorithm ed25519 -out pts-signing.pem')
+    throw new UsageError(M.usage.notAPrivateKey(file, (error as Error).message))
   }
 }
 
@@ -70,7 +70,7 @@ export function loadVerifyKey(file: string): KeyObject {
   try {
     return createPublicKey(pem)
   } catch (error) {
-    throw new UsageError(`--verify-key ${file}: not a PEM public key (${(error as Error).message})`, 'export it with: openssl pkey -in pts-signing.pem -pubout -out pts-signing.pub')
+    throw new UsageError(M.usage.notAPublicKey(file, (error as Error).message))
   }
 }
 

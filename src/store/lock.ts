@@ -8,6 +8,7 @@ import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, openSync, cl
 import {hostname, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {EXIT, PtsError} from '../errors.js'
+import * as M from '../messages.js'
 import {writeJsonAtomic} from './atomic.js'
 import {findProcesses, killFio} from '../proc.js'
 
@@ -83,16 +84,16 @@ export class RunLock {
       if (createExclusive(devPath, info)) break
       const holder = liveHolder(devPath)
       if (holder) {
-        throw new PtsError(`${device} is in use by another pts run (pid ${holder.pid}, run directory ${holder.runDir})`, EXIT.unsafeTarget, 'wait for that run to finish, or stop it (Ctrl-C) and resume it later')
+        throw new PtsError(M.target.inUse(device, holder.pid, holder.runDir), EXIT.unsafeTarget)
       }
       try { unlinkSync(devPath) } catch { /* raced */ } // stale: its process is gone
-      if (attempt === 1) throw new PtsError(`cannot take the device lock ${devPath}`, EXIT.unsafeTarget)
+      if (attempt === 1) throw new PtsError(M.target.cannotLock(devPath), EXIT.unsafeTarget)
     }
     const runPath = join(runDir, 'lock.json')
     const runHolder = existsSync(runPath) ? liveHolder(runPath) : null
     if (runHolder) {
       try { unlinkSync(devPath) } catch { /* ignore */ }
-      throw new PtsError(`run directory ${runDir} is in use by pts pid ${runHolder.pid}`, EXIT.runDir, 'wait for it to finish')
+      throw new PtsError(M.runDir.inUse(runDir, runHolder.pid), EXIT.runDir)
     }
     writeJsonAtomic(runPath, info)
     return new RunLock(runPath, devPath, info)
@@ -131,7 +132,7 @@ export async function endLeftovers(runDir: string): Promise<string[]> {
   for (const pid of l?.holders ?? []) {
     if (processAlive(pid, 'sleep')) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
   }
-  if (findProcesses(['fio', join(runDir, 'raw')]).length > 0) throw new PtsError(`fio processes of the previous pts (${pids.join(', ')}) did not end`, EXIT.runDir, 'end them (kill -9) and resume again')
+  if (findProcesses(['fio', join(runDir, 'raw')]).length > 0) throw new PtsError(M.runDir.fioLeftOver(pids), EXIT.runDir)
   if (l?.gateDir && l.gateDir.includes('pts-gate-')) rmSync(l.gateDir, {recursive: true, force: true})
   return done
 }

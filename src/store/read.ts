@@ -7,6 +7,7 @@
 import {existsSync, readFileSync, statSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {RunDirError} from '../errors.js'
+import * as M from '../messages.js'
 import {assertValid} from '../validate.js'
 import type {RunManifest} from '../model/manifest.js'
 import type {ProgramResults} from '../model/results.js'
@@ -17,13 +18,12 @@ function readJson(path: string, what: string): unknown {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new RunDirError(`Cannot read ${what} ${path}: ${(error as Error).message}`, 'check the run directory and its permissions')
+    throw new RunDirError(M.runDir.cannotRead(what, path, (error as Error).message))
   }
   try {
     return JSON.parse(text)
   } catch (error) {
-    throw new RunDirError(`${what} ${path} is not valid JSON (${(error as Error).message}); the run directory is incomplete or damaged`,
-      'pts writes these files atomically; restore the file from a copy of the run')
+    throw new RunDirError(M.runDir.notJson(what, path, (error as Error).message))
   }
 }
 
@@ -38,25 +38,21 @@ export interface StoredRun {
 function readBoth(runDirArg: string): {runDir: string; manifest: RunManifest; results: unknown; resultsPath: string} {
   const runDir = resolve(runDirArg)
   if (!existsSync(runDir)) {
-    throw new RunDirError(`Run directory not found: ${runDir}`, 'pass the directory that `pts run` wrote (it holds manifest.json, results.json and raw/)')
+    throw new RunDirError(M.runDir.notFound(runDir))
   }
   if (!statSync(runDir).isDirectory()) {
-    throw new RunDirError(`Not a directory: ${runDir}`, 'pass the run directory, not a file inside it')
+    throw new RunDirError(M.runDir.notADirectory(runDir))
   }
   const manifestPath = join(runDir, 'manifest.json')
   const resultsPath = join(runDir, 'results.json')
   for (const [path, what] of [[manifestPath, 'manifest.json'], [resultsPath, 'results.json']] as const) {
     if (!existsSync(path)) {
-      throw new RunDirError(`Incomplete run directory ${runDir}: ${what} is missing`,
-        'pass the directory that `pts run` wrote; a run that failed before its first test point has no results to report')
+      throw new RunDirError(M.runDir.fileMissing(runDir, what))
     }
   }
-  const manifest = assertValid<RunManifest>('run-manifest.schema.json', readJson(manifestPath, 'manifest'), manifestPath, 'run manifest',
-    'the file was changed or written by another version of pts; restore it from the original run')
+  const manifest = assertValid<RunManifest>('run-manifest.schema.json', readJson(manifestPath, 'manifest'), p => M.runDir.invalidManifest(manifestPath, p))
   return {runDir, manifest, results: readJson(resultsPath, 'results'), resultsPath}
 }
-
-const RESTORE = 'the file was changed or written by another version of pts; restore it from the original run'
 
 /**
  * A stored run of any test, validated against its schema: schemas/program-result.schema.json, or
@@ -67,10 +63,10 @@ export function readStoredRun(runDirArg: string): StoredRun {
   const {runDir, manifest, results: data, resultsPath} = readBoth(runDirArg)
   const v1 = isV1Results(data)
   const results = v1
-    ? migrateV1(assertValid<V1RunResults>('run-result-v1.schema.json', data, resultsPath, 'results file', RESTORE), manifest)
-    : assertValid<ProgramResults>('program-result.schema.json', data, resultsPath, 'results file', RESTORE)
+    ? migrateV1(assertValid<V1RunResults>('run-result-v1.schema.json', data, p => M.runDir.invalidResults(resultsPath, p)), manifest)
+    : assertValid<ProgramResults>('program-result.schema.json', data, p => M.runDir.invalidResults(resultsPath, p))
   if (results.runId !== manifest.runId) {
-    throw new RunDirError(`manifest.json (run ${manifest.runId}) and results.json (run ${results.runId}) in ${runDir} belong to different runs`, 'restore the files of one run into the directory')
+    throw new RunDirError(M.runDir.differentRuns(runDir, manifest.runId, results.runId))
   }
   return {runDir, manifest, results, format: v1 ? 'v1' : 'phases'}
 }
@@ -86,6 +82,5 @@ export function storedRunTest(runDirArg: string): string | null {
 /** Refuse a run that is still in progress (or whose pts was killed): exit 8, with what to do; `command` is the one to run again. */
 export function assertFinished(run: {runDir: string; manifest: RunManifest; results: {status: string}}, command: string): void {
   if (run.results.status !== 'running' && run.manifest.status !== 'running') return
-  throw new RunDirError(`Run still in progress: ${run.runDir} (status "running", started ${run.manifest.createdAt}, pid ${run.manifest.pid})`,
-    `wait for the run to finish, then run ${command} again; if that process is gone, continue the run with: pts resume ${run.runDir}`)
+  throw new RunDirError(M.runDir.stillRunning(run.runDir, run.manifest.createdAt, run.manifest.pid, command))
 }

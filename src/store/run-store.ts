@@ -2,6 +2,7 @@
 import {existsSync, mkdirSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {StorageError, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {assertValid} from '../validate.js'
 import {writeFileAtomic, writeJsonAtomic} from './atomic.js'
 import type {RunManifest} from '../model/manifest.js'
@@ -13,7 +14,7 @@ export class RunStore {
   /** Create an empty run directory (refuses a non-empty one: never mix two runs). */
   static create(dir: string): RunStore {
     if (existsSync(dir) && readdirSync(dir).length > 0) {
-      throw new UsageError(`run directory ${dir} already exists and is not empty`, 'choose another --out, or remove it')
+      throw new UsageError(M.runDir.outNotEmpty(dir))
     }
     mkdirSync(join(dir, 'raw'), {recursive: true})
     return new RunStore(dir)
@@ -33,7 +34,7 @@ export class RunStore {
       write()
     } catch (error) {
       const e = error as NodeJS.ErrnoException
-      if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) throw new StorageError(path, e)
+      if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) throw new StorageError(M.runDir.cannotWrite(path, e))
       throw error
     }
   }
@@ -43,12 +44,12 @@ export class RunStore {
   }
 
   saveManifest(m: RunManifest): void {
-    assertValid('run-manifest.schema.json', m, this.path('manifest.json'), 'manifest (internal error: pts built an invalid manifest)')
+    assertValid('run-manifest.schema.json', m, p => M.internal.builtInvalid(this.path('manifest.json'), p))
     this.guard(this.path('manifest.json'), () => writeJsonAtomic(this.path('manifest.json'), m))
   }
 
   saveProgramResults(r: ProgramResults): void {
-    assertValid('program-result.schema.json', r, this.path('results.json'), 'results (internal error: pts built invalid results)')
+    assertValid('program-result.schema.json', r, p => M.internal.builtInvalid(this.path('results.json'), p))
     this.guard(this.path('results.json'), () => writeJsonAtomic(this.path('results.json'), r))
   }
 

@@ -7,6 +7,7 @@ import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {InvalidDataError, UsageError} from '../errors.js'
+import * as M from '../messages.js'
 import {assertValid} from '../validate.js'
 import {isRevision, isTestId, REVISIONS, TEST_IDS, type Revision, type RevisionSpec} from '../model/tests.js'
 import type {ProgramSpec} from '../model/definition.js'
@@ -23,8 +24,8 @@ export function revisionDir(revision: Revision): string {
 }
 
 export function specPath(test: string, revision: string): string {
-  if (!isTestId(test)) throw new UsageError(`unknown test "${test}"`, `known tests: ${TEST_IDS.join(', ')}`)
-  if (!isRevision(revision)) throw new UsageError(`unknown revision "${revision}"`, `known revisions: ${REVISIONS.join(', ')}`)
+  if (!isTestId(test)) throw new UsageError(M.usage.unknownTest(test, TEST_IDS))
+  if (!isRevision(revision)) throw new UsageError(M.usage.unknownRevision(revision, REVISIONS))
   return join(specsRoot(), revisionDir(revision), `${test}.json`)
 }
 
@@ -32,15 +33,15 @@ function readJsonFile(path: string): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {
-    throw new InvalidDataError(path, [{pointer: '', message: `is not valid JSON (${(error as Error).message})`}], 'test definition')
+    throw new InvalidDataError(M.data.notJson('test definition', path, (error as Error).message))
   }
 }
 
 /** specs/<revision>/revision.json: the profiles every test of the revision shares. */
 export function loadRevision(revision: Revision): RevisionSpec {
   const path = join(specsRoot(), revisionDir(revision), 'revision.json')
-  if (!existsSync(path)) throw new UsageError(`revision definition ${path} is missing`, 'reinstall pts or restore the specs/ folder')
-  return assertValid<RevisionSpec>('revision.schema.json', readJsonFile(path), path, 'revision definition', 'fix the file so it matches schemas/revision.schema.json')
+  if (!existsSync(path)) throw new UsageError(M.usage.revisionFileMissing(path))
+  return assertValid<RevisionSpec>('revision.schema.json', readJsonFile(path), p => M.data.invalidRevision(path, p))
 }
 
 /** The test definition of a revision (iops, tp, lat, wsat, hir, xsr, cbw, ecw, dirth), with the revision's profiles. */
@@ -48,9 +49,9 @@ export function loadProgramSpec(test: string, revision: string): ProgramSpec {
   const path = specPath(test, revision)
   if (!existsSync(path)) {
     const has = REVISIONS.filter(r => existsSync(join(specsRoot(), revisionDir(r), `${test}.json`)))
-    throw new UsageError(`revision ${revision} has no ${test} test`, has.length ? `${test} is defined for: ${has.join(', ')} (--revision)` : 'restore the specs/ folder')
+    throw new UsageError(M.usage.testNotInRevision(revision, test, has))
   }
-  const file = assertValid<Omit<ProgramSpec, 'profiles' | 'defaultProfile'>>('test-program.schema.json', readJsonFile(path), path, 'test definition', 'fix the file so it matches schemas/test-program.schema.json')
+  const file = assertValid<Omit<ProgramSpec, 'profiles' | 'defaultProfile'>>('test-program.schema.json', readJsonFile(path), p => M.data.invalidTestDefinition(path, p))
   const rev = loadRevision(revision as Revision)
   return {...file, profiles: rev.profiles, defaultProfile: rev.defaultProfile}
 }

@@ -1,6 +1,6 @@
 import {expect} from 'chai'
 import {safetyVerdict, type SafetyFacts} from '../../src/device/safety.js'
-import {choosePurge, purgeMethods, type PurgeFacts} from '../../src/device/purge.js'
+import {choosePurge, purgeMethods, type PurgeFacts} from '../../src/device/purge-plan.js'
 import {writeCacheCommands, cacheInterface} from '../../src/device/write-cache.js'
 import {parseNvmeIdCtrl} from '../../src/device/parse-nvme.js'
 import {parseHdparmIdentify} from '../../src/device/parse-ata.js'

@@ -48,6 +48,7 @@ const PURE: readonly string[] = [
   'src/device/safety.ts',
   'src/device/parse-*.ts',
   'src/units.ts',
+  'src/messages.ts',
   'src/app/plan-text.ts',
   'src/audit/checks.ts',
   'src/audit/audit.ts',
@@ -74,7 +75,7 @@ const FORBIDDEN_MODULES: readonly string[] = [
  * higher layer; modules in no entry are not checked.
  */
 const LAYERS: LayerTable = [
-  ['units.ts', 'errors.ts'],
+  ['units.ts', 'errors.ts', 'messages.ts'],
   'model',
   'validate.ts',
   ['proc.ts', 'host.ts', 'progress.ts'],

@@ -6,10 +6,8 @@
  * error shows up here rather than in a PDF.
  */
 import {expect} from 'chai'
-import {
-  buildCompareModel, checkCompatibility, conditionDifferences, detectSamples, factorLists, formatRatio, median, ratio, runProblem,
-  sampleStats, type CompareRunInput,
-} from '../../src/compare/model.js'
+import {buildCompareModel, checkCompatibility, conditionDifferences, detectSamples, factorLists, median, runProblem, sampleStats, type CompareRunInput} from '../../src/compare/model.js'
+import {formatRatio, ratio} from '../../src/compare/table.js'
 import {renderHtml as renderCompareHtml} from '../../src/report/html.js'
 import {loadCompareTemplates} from '../../src/compare/templates.js'
 import {buildCompareChartSpecs} from '../../src/compare/charts.js'
@@ -169,7 +167,7 @@ describe('compare model (src/compare/model.ts)', () => {
       {name: 'profile, TC/QD and point seconds differ', runs: [{}, {profile: 'client', tc: 2, qd: 16, pointSeconds: 5}], ok: true},
       {name: 'steady-state verdict and compliance differ', runs: [{}, {verdict: 'not-achieved', compliant: false, reasons: ['x']}], ok: true},
       {name: 'three runs of one test', runs: [{}, {}, {}], ok: true},
-      {name: 'one run', runs: [{}], ok: false, message: [/at least 2 runs, got 1/]},
+      {name: 'one run', runs: [{}], ok: false, message: [/at least 2 run directories, got 1/]},
       {name: 'different revisions', runs: [{}, {revision: 'pts-e-1.1'}], ok: false,
         message: [/run 1 is iops PTS 2\.0\.2 enterprise, run 2 is iops PTS-E 1\.1 enterprise/, /revisions define the test differently/]},
       {name: 'different revisions and matrices', runs: [{}, {revision: 'pts-c-1.2', profile: 'client', sizes: [4096]}], ok: false,

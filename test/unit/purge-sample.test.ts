@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import {zeroSampleBlocks} from '../../src/device/purge.js'
+import {zeroSampleBlocks} from '../../src/device/purge-plan.js'
 
 describe('zero check after a discard: which blocks are read', () => {
   it('block 0 first, then blocks spread over the device, the same for the same seed', () => {
