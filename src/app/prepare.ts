@@ -2,7 +2,7 @@
 import {randomInt} from 'node:crypto'
 import {PlanError, UsageError} from '../errors.js'
 import {parseTarget, resolveTarget, refusals, type ResolvedTarget} from '../device/target.js'
-import {choosePurge, PURGE_METHODS, type PurgeChoice, type PurgeRequest} from '../device/purge.js'
+import {choosePurge, PURGE_METHODS, type PurgeChoice, type PurgeRequest} from '../device/purge-plan.js'
 import {loadProgramSpec} from '../store/spec-files.js'
 import type {TargetInfo} from '../plan/target.js'
 import {expandProgram, type ProgramOptions, type ProgramPlan} from '../plan/expand.js'

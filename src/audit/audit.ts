@@ -7,7 +7,7 @@
  * WIPC volume, step durations, loop order, idle gaps within phases, device identity and job
  * parameters. A departure passes only when the run disclosed it.
  */
-import type {FileHash} from '../store/integrity.js'
+import type {FileHash} from '../model/manifest.js'
 import type {RunManifest} from '../model/manifest.js'
 import {type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
 import {concludeLoop} from '../steady-state/conclude.js'

@@ -10,7 +10,8 @@
  * everything is data in, verdicts out.
  */
 import {FioOutputError} from '../errors.js'
-import {jobValue, parseFioJson, parseJobFile, type Measurement, type ParsedFio} from '../engine/parse.js'
+import {jobValue, parseFioJson, parseJobFile, type ParsedFio} from '../engine/parse.js'
+import {type Measurement} from '../model/results.js'
 import {fioEscapeFilename} from '../engine/jobfile.js'
 import type {FileHash} from '../model/manifest.js'
 import type {RunManifest} from '../model/manifest.js'

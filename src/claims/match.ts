@@ -158,7 +158,6 @@ export interface MeasurementSource extends MeasurementOrigin {
   points: SourcePoint[]
 }
 
-export {CLAIM_TESTS}
 
 const testName = (t: string): string => testTitle(t)
 

@@ -1,6 +1,6 @@
 import {BaseCommand} from '../app/base-command.js'
 import {runFlags, suiteFlags, testArg} from '../app/flags.js'
-import type {PurgeMethod} from '../device/purge.js'
+import type {PurgeMethod} from '../device/purge-plan.js'
 import type {ProgramPlan} from '../plan/expand.js'
 
 /** `pts plan <test> --json`: the plan of one test. */

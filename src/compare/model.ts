@@ -20,7 +20,6 @@ import type {LoopView} from '../analysis/loop-view.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
 import {formatRatio, ratio, type Cell, type CompareTable} from './table.js'
 
-export {formatRatio, ratio, RATIO_HIGH, RATIO_LOW, type Cell, type CompareTable, type FormattedRatio} from './table.js'
 import {burstsTable, comparePhases, LAST_SAMPLES, loopTables, metricText, operatingTable, phaseHeadlines, ratioPhrase, seriesTable, type PhaseCompare, type PhaseRunKey} from './phases.js'
 
 /** A run as compared: one steady-state loop phase (the IOPS loop, a TP block size, LAT, ...) as a matrix. */

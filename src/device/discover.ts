@@ -13,7 +13,7 @@ import {parseSgInq, type SgInquiry} from './parse-scsi.js'
 import {parseSmartctlInfo, type SmartctlInfo} from './parse-smartctl.js'
 import {parseBlkidExport, parseWipefsJson} from './parse-signatures.js'
 import {safetyVerdict, type SafetyFacts, type SafetyOptions, type SafetyVerdict} from './safety.js'
-import {purgeMethods, type PurgeFacts, type PurgeMethod} from './purge.js'
+import {purgeMethods, type PurgeFacts, type PurgeMethod} from './purge-plan.js'
 import {cacheInterface, getWriteCache} from './write-cache.js'
 
 export interface DeviceChild { path: string; type: string; fstype: string | null; mountpoints: string[]; sizeBytes: number }

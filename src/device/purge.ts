@@ -9,7 +9,6 @@ import {readFileSync} from 'node:fs'
 import {parseNvmeSanitizeLog} from './parse-nvme.js'
 import {zeroSampleBlocks, type PurgeChoice, type PurgeFacts, type PurgeMethod} from './purge-plan.js'
 
-export * from './purge-plan.js'
 
 export type StepOutput = ToolOutput
 

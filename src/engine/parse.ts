@@ -6,7 +6,6 @@
 import {FioOutputError} from '../errors.js'
 import type {Measurement} from '../model/results.js'
 
-export type {Measurement}
 
 /** The subset of one direction's fio statistics that pts reads. */
 interface FioDir {

@@ -8,7 +8,8 @@
 import Handlebars from 'handlebars'
 import {EXIT, PtsError} from '../errors.js'
 import type {VerifyResult} from '../claims/types.js'
-import {claimsPages, type ClaimsPageData} from './claims-page.js'
+import {claimsPages} from './claims-page.js'
+import {type ClaimsPageData} from './page-kit.js'
 import type {ReportTemplates} from './html.js'
 
 export interface ClaimsDocPage {

@@ -8,7 +8,6 @@ import {outcomeCells, runLine, summaryLine} from '../claims/text.js'
 import type {VerifyResult} from '../claims/types.js'
 import type {ClaimsBar, ClaimsPageData, KV} from './page-kit.js'
 
-export type {ClaimsBar, ClaimsPageData}
 import {fmtInstant} from './format.js'
 
 /** Claims per page: the table and the chart of 6 claims fit an A4 page under the SNIA header. */

@@ -6,7 +6,8 @@
  */
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
-import {hashFile, sealedPaths, type FileHash} from '../store/integrity.js'
+import {hashFile, sealedPaths} from '../store/integrity.js'
+import {type FileHash} from '../model/manifest.js'
 import {readClaimsResult} from '../claims/load.js'
 import type {VerifyResult} from '../claims/types.js'
 import {RunDirError} from '../errors.js'

@@ -7,7 +7,7 @@
  * (B §6.3).
  */
 import type {RunManifest} from '../model/manifest.js'
-import type {VariableEvaluation} from '../steady-state/evaluate.js'
+import type {VariableEvaluation} from '../model/results.js'
 import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
 import type {ClaimUnit, Verdict} from '../claims/types.js'
 import {fitFormula, fixed, fmtFileBytes} from './format.js'

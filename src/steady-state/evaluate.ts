@@ -14,7 +14,6 @@
  */
 import type {RoundValue, SteadyStateCriteria, VariableEvaluation, WindowStatus} from '../model/results.js'
 
-export type {RoundValue, SteadyStateCriteria, VariableEvaluation, WindowStatus}
 
 export interface WindowEvaluation {
   /** The last complete round (x). */

@@ -12,7 +12,6 @@ import {join} from 'node:path'
 import {UsageError} from '../errors.js'
 import {writeJsonAtomic} from './atomic.js'
 
-export type {FileHash, Integrity, ManifestSignature} from '../model/manifest.js'
 import type {FileHash, Integrity, ManifestSignature} from '../model/manifest.js'
 
 export const SIGNATURE_FILE = 'manifest.sig'

@@ -9,8 +9,8 @@
  * its recomputation from raw/; window-average fields v1 did not store (per-direction bandwidth,
  * the 99.999th percentile) are filled from the stored rounds.
  */
-import type {Measurement} from '../engine/parse.js'
-import type {VariableEvaluation, WindowStatus} from '../steady-state/evaluate.js'
+import type {Measurement} from '../model/results.js'
+import type {VariableEvaluation, WindowStatus} from '../model/results.js'
 import {workloadLabel} from '../plan/expand.js'
 import {type LoopWindowAverage, type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
 import {loopWindowAverages} from '../steady-state/conclude.js'

@@ -6,10 +6,8 @@
  * error shows up here rather than in a PDF.
  */
 import {expect} from 'chai'
-import {
-  buildCompareModel, checkCompatibility, conditionDifferences, detectSamples, factorLists, formatRatio, median, ratio, runProblem,
-  sampleStats, type CompareRunInput,
-} from '../../src/compare/model.js'
+import {buildCompareModel, checkCompatibility, conditionDifferences, detectSamples, factorLists, median, runProblem, sampleStats, type CompareRunInput} from '../../src/compare/model.js'
+import {formatRatio, ratio} from '../../src/compare/table.js'
 import {renderHtml as renderCompareHtml} from '../../src/report/html.js'
 import {loadCompareTemplates} from '../../src/compare/templates.js'
 import {buildCompareChartSpecs} from '../../src/compare/charts.js'

@@ -12,7 +12,7 @@
  * bar and says "not measured" in place of the measured one.
  */
 import type {TopLevelSpec} from 'vega-lite'
-import type {ClaimsBar} from '../claims-page.js'
+import type {ClaimsBar} from '../page-kit.js'
 import {CHART_CONFIG, VL_SCHEMA} from './common.js'
 
 export const CLAIMS_COLORS = {claimed: '#bab0ac', meets: '#59a14f', below: '#e15759'}
