@@ -208,7 +208,7 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
   const wipcBsAll = spec.phases.filter(p => p.kind === 'wipc').map(p => (p as {blockSizeBytes: number}).blockSizeBytes)
   const maxBs = Math.max(...allBs, ...wipcBsAll)
   for (const bs of [...allBs, ...wipcBsAll]) {
-    if (bs % target.logicalSectorBytes !== 0) throw new PlanError(`the target's logical sector is ${target.logicalSectorBytes} bytes; ${blockSizeLabel(bs)} IOs cannot run on it (digest B §2.4)`)
+    if (bs % target.logicalSectorBytes !== 0) throw new PlanError(`the target's logical sector is ${target.logicalSectorBytes} bytes; ${blockSizeLabel(bs)} IOs cannot run on it`)
   }
   const activeRangeBytes = alignDown(target.sizeBytes * profile.activeRangePct / 100, maxBs)
   const preconditionActiveRangeBytes = alignDown(target.sizeBytes * profile.preconditionActiveRangePct / 100, maxBs)
