@@ -2,6 +2,7 @@
 import type {ProgramPlan} from '../plan/expand.js'
 import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
 import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
+import {sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 
 /** Human text of a plan: every phase with its timeline, and the minimum and maximum duration. Pure. */
 export function planText(plan: ProgramPlan, targetLabel: string, refusals: string[], purge: {method: string; deviation: string | null; refused: string | null; steps: string[]} | null = null): string {
@@ -23,8 +24,8 @@ export function planText(plan: ProgramPlan, targetLabel: string, refusals: strin
     lines.push(`  ${String(i + 1).padStart(2)}. ${t.title} [${t.phase}]: ${t.detail}${t.maxSec > 0 ? ` (${d})` : ''}`)
   })
   lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device)`)
-  lines.push('', 'Parameters (source: spec, implementation-derived or open; digest §0):')
-  for (const p of s.parameters) lines.push(`  - ${p.name}: ${p.value} [${p.source}]${p.note ? ` ${p.note}` : ''}`)
+  lines.push('', `Parameters, each with its source in [brackets] (${SOURCE_LEGEND}):`)
+  for (const p of s.parameters) lines.push(`  - ${p.name}: ${p.value} [${sourceLabel(p.source)}]${p.note ? ` ${p.note}` : ''}`)
   return lines.join('\n')
 }
 

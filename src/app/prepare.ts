@@ -22,7 +22,7 @@ export interface Prepared {
 
 export const PURGE_REQUESTS = ['auto', ...PURGE_METHODS] as const
 
-const FILE_PURGE = {method: 'none', deviation: 'no purge: a regular file cannot be purged (digest Part A 8)'}
+const FILE_PURGE = {method: 'none', deviation: 'no purge: a regular file cannot be purged'}
 
 export function purgeFor(target: ResolvedTarget, requested: string | undefined): PurgeChoice | null {
   if (target.kind === 'file') {

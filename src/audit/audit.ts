@@ -140,7 +140,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
     }
   })
   checks.push(check('steady-state', 'Steady state, window averages, series totals, bursts and operating points recomputed', dProblems,
-    r.phases.filter(p => p.kind === 'loop').map(p => `${p.id}: ${(p as Extract<PhaseResult, {kind: 'loop'}>).steadyState.verdict}`).join('; ') + ' - equal to the recomputation from raw/ (digest B §3)'))
+    r.phases.filter(p => p.kind === 'loop').map(p => `${p.id}: ${(p as Extract<PhaseResult, {kind: 'loop'}>).steadyState.verdict}`).join('; ') + ' - equal to the recomputation from raw/'))
 
   // Report model: rebuilt from the recomputed results.
   const rebuilt = inp.buildModel(r) as Record<string, unknown>

@@ -3,6 +3,8 @@ import {runFlags, suiteFlags, testArg} from '../app/flags.js'
 import * as M from '../messages.js'
 import type {PurgeMethod} from '../device/purge-plan.js'
 import type {ProgramPlan} from '../plan/expand.js'
+import type {ProgramParameter} from '../model/definition.js'
+import {userParameter} from '../model/wording.js'
 
 /** `pts plan <test> --json`: the plan of one test. */
 export interface PlanTestJson {
@@ -20,7 +22,8 @@ export interface PlanTestJson {
   phases: ProgramPlan['phases']
   timeline: ProgramPlan['timeline']
   durations: ProgramPlan['durations']
-  parameters: ProgramPlan['spec']['parameters']
+  /** The test's constants as users see them (without the definition's internal `ref`). */
+  parameters: Array<Omit<ProgramParameter, 'ref'>>
   /** fio job text of the first step of every phase, by phase id. */
   jobs: Record<string, string>
 }
@@ -76,7 +79,7 @@ export default class Plan extends BaseCommand {
       safety: {proceed: refusals.length === 0, refusals}, compliance: plan.compliance, deviations: plan.deviations,
       purge: purgeInfo,
       options: plan.options, activeRangeBytes: plan.activeRangeBytes, phases: plan.phases, timeline: plan.timeline, durations: plan.durations,
-      parameters: plan.spec.parameters, jobs: planJobs(plan),
+      parameters: plan.spec.parameters.map(userParameter), jobs: planJobs(plan),
     }
   }
 }

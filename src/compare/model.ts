@@ -16,6 +16,7 @@
  */
 import type {RunManifest} from '../model/manifest.js'
 import {revisionLabel} from '../model/tests.js'
+import {plainStoredText} from '../model/wording.js'
 import type {LoopView} from '../analysis/loop-view.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
 import {formatRatio, ratio, type Cell, type CompareTable} from './table.js'
@@ -456,7 +457,7 @@ function describeRun(input: LoopInput, index: number, label: string | undefined)
   const id = m.target.identity
   const ss = steadyText(r)
   const compliant = m.compliance.compliant && r.status === 'complete'
-  const reasons = [...m.compliance.reasons]
+  const reasons = m.compliance.reasons.map(plainStoredText)
   if (r.status !== 'complete') reasons.push(`run status: ${r.status}`)
   return {
     key: `R${index + 1}`,
@@ -486,7 +487,7 @@ function describeRun(input: LoopInput, index: number, label: string | undefined)
     compliant,
     complianceText: compliant ? 'Compliant' : 'NOT COMPLIANT',
     reasons,
-    deviations: [...m.deviations],
+    deviations: m.deviations.map(plainStoredText),
   }
 }
 

@@ -213,8 +213,12 @@ export interface ProgramParameter {
   /** @minLength 1 */
   name: string
   value: string
+  /** Rendered in words (model/wording.ts SOURCE_LABELS): the SNIA PTS, public implementations of it, or open (pts's choice). */
   source: 'spec' | 'implementation-derived' | 'open'
+  /** User-facing: the SNIA PTS clause where one is known, or pts's choice and its reason (printed by pts plan and in the report). */
   note?: string
+  /** Internal provenance (digest sections and source tags), for developers: never printed, never stored with a run. */
+  ref?: string
 }
 
 /** A test definition as loaded: the file (specs/<revision>/<test>.json) plus its revision's profiles (revision.json). */
@@ -226,8 +230,10 @@ export interface ProgramSpec {
   title: string
   /** Centre of the report title bar, e.g. "TP - SEQ 1024KiB / 128KiB". @minLength 1 */
   subtitle: string
-  /** @minLength 1 */
+  /** User-facing citation of the test in the SNIA PTS (printed by pts plan); a section number only where it is confirmed. @minLength 1 */
   clause: string
+  /** Internal provenance of the definition (digest sections), for developers: never printed. */
+  clauseRef?: string
   /** From specs/<revision>/revision.json (written once per revision). @minProperties 1 */
   profiles: Partial<Record<ProfileId, ProfileParams>>
   defaultProfile: ProfileId

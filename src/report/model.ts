@@ -14,6 +14,7 @@ import type {VariableEvaluation} from '../model/results.js'
 import type {RunManifest} from '../model/manifest.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
 import {formatBytes} from '../units.js'
+import {plainStoredNote, plainStoredText, sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 import {fmtInstant} from './format.js'
 import {appendixDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from './page-kit.js'
 
@@ -107,7 +108,7 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
   const p = r.parameters
   const id = m.target.identity
   const purges = phasesOf(r, 'purge')
-  const reasons = [...m.compliance.reasons]
+  const reasons = m.compliance.reasons.map(plainStoredText)
   if (r.status !== 'complete') reasons.push(`run status: ${r.status}`)
   const compliant = m.compliance.compliant && r.status === 'complete'
   return {
@@ -130,16 +131,16 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     compliant,
     complianceText: compliant ? 'Compliant' : 'NOT COMPLIANT',
     reasons,
-    deviations: [...m.deviations],
+    deviations: m.deviations.map(plainStoredText),
   }
 }
 
 const HOW_TO_READ = [
   'Every page repeats the SNIA header: device, test platform, set-up and test parameters. A non-compliant run says so, with reasons, on every page.',
-  'Steady-state loops report the average over the 5-round measurement window (rounds x-4 to x); if steady state was not reached by the round limit, the last 5 rounds are used and marked NOT ACHIEVED (digest B §3).',
+  'Steady-state loops report the average over the 5-round measurement window (rounds x-4 to x); if steady state was not reached by the round limit, the last 5 rounds are used and marked NOT ACHIEVED (the SNIA PTS steady-state rule).',
   'Time series (WSAT, XSR, HIR) are one fio job per sample, run back to back; their values are fio\'s own per-sample statistics.',
   'IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are in ms; 5 9s is fio\'s 99.999th percentile over every IO of the point.',
-  'Values the digest marks as implementation-derived or open are listed with their source in the parameters table; the appendix lists every raw fio job and output with its SHA-256.',
+  'Every constant of the test is listed in the parameters table with its source: the SNIA PTS, public implementations of it, or pts\'s own choice where the spec is open; the appendix lists every raw fio job and output with its SHA-256.',
 ]
 
 export function buildProgramReportModel(input: ProgramReportInput, builder: ProgramPageBuilder): ProgramReportModel {
@@ -192,8 +193,11 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
   const perPage = 16
   for (let i = 0; i * perPage < params.length; i++) {
     drafts.push({...blank, kind: 'params', plot: false, title: `${testTitle(r.test)} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
-      tables: [{heading: 'Constants of this test and where they come from (spec = the specification; implementation-derived = taken from public implementations; open = not confirmed)',
-        columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => ({label: x.name, cells: [x.value + (x.note ? ` (${x.note})` : ''), x.source]})), note: ''}]})
+      tables: [{heading: `Constants of this test and where they come from (${SOURCE_LEGEND})`,
+        columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => {
+          const note = plainStoredNote(x.note)
+          return {label: x.name, cells: [x.value + (note ? ` (${note})` : ''), sourceLabel(x.source)]}
+        }), note: ''}]})
   }
   drafts.push(...appendixDrafts(input.rawFiles, r.runId, 'every fio job file (.fio), its JSON output (.json) and logs'))
   const pages = numberPages(drafts)

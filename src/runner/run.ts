@@ -30,6 +30,7 @@ import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
 import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
 import {type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
+import {userParameter} from '../model/wording.js'
 import {concludeLoop} from '../steady-state/conclude.js'
 import {burstIops, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
 
@@ -101,7 +102,7 @@ export function initialProgramResults(plan: ProgramPlan, runId: string): Program
       activeRangePct: plan.profile.activeRangePct, activeRangeBytes: plan.activeRangeBytes,
       preconditionActiveRangePct: plan.profile.preconditionActiveRangePct, preconditionActiveRangeBytes: plan.preconditionActiveRangeBytes,
       writeCacheRequired: plan.profile.writeCache, dataPattern: 'random', capacityBytes: plan.target.sizeBytes,
-      specParameters: plan.spec.parameters.map(p => ({...p})),
+      specParameters: plan.spec.parameters.map(userParameter), // without `ref`: internal provenance stays in the definition file
     },
     phases: plan.phases.map(p => emptyPhase(p, plan)),
   }

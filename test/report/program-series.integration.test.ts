@@ -308,7 +308,7 @@ describe('report pages of WSAT, HIR and XSR (real shortened runs)', function () 
       expect(tableCell(model, 'XSR - Access Groups and Recovery - Tabular Data', 'Group 1 average TP', 0, 1)).to.equal(`${fmtMBps(rec.group1AverageBwBytesPerSec)} MB/s`)
       if (rec.recoverySeconds === null) expect(cell).to.match(/^not recovered/)
       else expect(cell).to.match(new RegExp(`^${fixed(rec.recoverySeconds / 60, 3)} min \\(${fixed(rec.recoverySeconds, 1)} s: sample ${rec.recoveredAtSample} of Group 3`))
-      expect(page(model, 'XSR - Access Groups and Recovery - Tabular Data').tables[1].note).to.include('not a confirmed spec quantity')
+      expect(page(model, 'XSR - Access Groups and Recovery - Tabular Data').tables[1].note).to.include('not a confirmed PTS quantity')
     })
 
     it('renders the PDF: every title, one PDF page per model page', async () => {

@@ -219,7 +219,7 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
   const achieved = pcSs.achieved && dvSs.achieved
   const wipcX = wipc ? `${fixed(wipc.writtenBytes / Math.max(1, p.preconditionActiveRangeBytes), 3)}X` : 'not run'
   const preRoundStep = pre[0]?.s
-  const stimText = r.test === 'dirth' ? pattern ?? stimulus : `${stimulus} (block-size mix and LBA zones per digest B §5.7)`
+  const stimText = r.test === 'dirth' ? pattern ?? stimulus : `${stimulus} (block-size mix and LBA zones: see the parameters page)`
   const ssText = `PC: ${pcSs.text}; DV: ${dvSs.text}`
   // Max/Mid/Min as chosen (DV window averages), then the MRT of each histogram run.
   const headline = ROLES.map(({role, name}) => {

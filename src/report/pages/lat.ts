@@ -56,7 +56,7 @@ export function latPages(input: ProgramReportInput): ProgramSection {
   pages.push({kind: 'chart', title: 'LAT - SS Convergence Plot - Average Latency - 100% Writes',
     chart: lineChart(writeSeries('latMeanNs'), {xTitle: 'Round', yTitle: 'Average response time (ms)', series: seriesNames, xTicks: ticks, band}),
     note: `Average response time (ART) of each RND R/W 0/100 point per round, TC ${tc}/QD ${qd}, one line per block size; shaded: measurement window ${window}. ` +
-      'The tracking variable is the ART of RND 4KiB 0/100 (digest B §3.4).'})
+      'The tracking variable is the ART of RND 4KiB 0/100.'})
   pages.push({kind: 'chart', title: 'LAT - SS Convergence Plot - Maximum Latency - 100% Writes',
     chart: lineChart(writeSeries('latMaxNs'), {xTitle: 'Round', yTitle: 'Maximum response time (ms)', series: seriesNames, xTicks: ticks, band}),
     note: `Maximum response time (MRT) of each RND R/W 0/100 point per round (fio's maximum completion latency over the point), one line per block size; shaded: measurement window ${window}.`})
@@ -82,13 +82,13 @@ export function latPages(input: ProgramReportInput): ProgramSection {
     rows: perMix2(w => [ms(w.latP99999Ns), fixed(w.latPercentileSamples, 0) + (nRounds > 0 && w.latPercentileSamples / nRounds < FIVE_NINES_MIN_IOS ? ' *' : '')]), note: ''}
   const tIops = {heading: 'IOPS (read + write completions per second), window average', columns: ['Block Size', ...mixes.map(mixName)], rows: perMix(w => fmtIops(w.iops)), note: ''}
   const tableNote = [
-    `RND, TC ${tc}/QD ${qd}; every value is the average of the point over the ${nRounds || 5}-round measurement window (${from !== null ? `rounds ${from}-${to}` : 'n/a'}) except MRT "max", which is the maximum over the window (digest Part A 4, B §8 item 6: "avg of max" is the average of the ${nRounds || 5} per-round maxima, as some implementations report it).`,
-    'Mixed R/W response times are IO-weighted over reads and writes (digest B §8 item 5).',
+    `RND, TC ${tc}/QD ${qd}; every value is the average of the point over the ${nRounds || 5}-round measurement window (${from !== null ? `rounds ${from}-${to}` : 'n/a'}) except MRT "max", which is the maximum over the window ("avg of max" is the average of the ${nRounds || 5} per-round maxima, as some implementations report it).`,
+    'Mixed R/W response times are IO-weighted over reads and writes (pts\'s choice: every IO counts once).',
     full
       ? `5 9s is fio's 99.999th percentile over all IOs of each round, averaged over the window; "IOs" is the total number of IOs behind the ${nRounds || 5} values.` +
-        (fewIos ? ` * fewer than ${fixed(FIVE_NINES_MIN_IOS, 0)} IOs per round: that round's 5 9s is close to its maximum and not a meaningful percentile (digest B §8 item 7).` : '') +
-        ' IOPS = read + write completions per second (digest Part A 4).'
-      : `${revisionLabel(r.revision)} reports ART and MRT only (digest B §5.3); the 5 9s and IOPS of every point are in report.csv.`,
+        (fewIos ? ` * fewer than ${fixed(FIVE_NINES_MIN_IOS, 0)} IOs per round: that round's 5 9s is close to its maximum and not a meaningful percentile.` : '') +
+        ' IOPS = read + write completions per second.'
+      : `${revisionLabel(r.revision)} reports ART and MRT only; the 5 9s and IOPS of every point are in report.csv.`,
   ].join(' ')
   pages.push(full
     ? {kind: 'tables', title: 'LAT - Ave, 5 9s, Max Response Times & IOPS', tables: [tArt, t59, tMrt, tIops], note: tableNote}

@@ -32,7 +32,7 @@ export function tpPages(input: ProgramReportInput): ProgramSection {
     rows.push({label: bs, cells: [wa(0) ? fmtMBps(wa(0)!.bwBytesPerSec) : 'n/a', wa(100) ? fmtMBps(wa(100)!.bwBytesPerSec) : 'n/a', window]})
     for (const rp of [0, 100]) if (wa(rp)) bars.push({category: bs, series: rp === 0 ? 'SEQ W (0/100)' : 'SEQ R (100/0)', value: wa(rp)!.bwBytesPerSec / 1e6})
   }
-  pages.push({kind: 'table', title: 'TP - All Block Sizes - Tabular Data', tables: [{heading: 'Window-average throughput, MB/s (10^6 B/s)', columns: ['Block Size', 'R/W 0/100 (write)', 'R/W 100/0 (read)', 'Measurement window'], rows, note: 'Average over the 5-round measurement window of each block size (digest Part A 4).'}]})
+  pages.push({kind: 'table', title: 'TP - All Block Sizes - Tabular Data', tables: [{heading: 'Window-average throughput, MB/s (10^6 B/s)', columns: ['Block Size', 'R/W 0/100 (write)', 'R/W 100/0 (read)', 'Measurement window'], rows, note: 'Average over the 5-round measurement window of each block size.'}]})
   pages.push({kind: 'chart', title: 'TP - All Block Sizes - 2D Plot', chart: barChart(bars, {xTitle: 'Block size', yTitle: 'MB/s', categories: sizes}), note: 'Window-average sequential throughput per block size.'})
   const all = loops.map(loopSteadyText)
   const achieved = all.every(s => s.achieved)

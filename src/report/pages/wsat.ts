@@ -86,7 +86,7 @@ export function wsatPages(input: ProgramReportInput): ProgramSection {
     const rows = [...rt.filter(x => x.series === 'ART'), ...rt.filter(x => x.series === 'MRT'), ...rt.filter(x => x.series === '5 9s')]
     pages.push({kind: 'chart', title: 'WSAT - Response Times vs Time', chart: lineChart(rows, {xTitle: 'Time (minutes)', yTitle: 'Response time (ms, log scale)', series: ['ART', '5 9s', 'MRT'], logY: true, yFormat: '~g'}),
       note: 'Per sample: ART = IO-weighted mean completion latency; 5 9s = 99.999th percentile over the IOs of the sample (with fewer than 10^5 IOs it is about the maximum); MRT = maximum. ' +
-        `${close > 0 ? `In ${close} of ${n} samples 5 9s is within 1% of MRT, so the two lines overlap there. ` : ''}Optional in PTS 2.0.2 (digest B 5.4).`})
+        `${close > 0 ? `In ${close} of ${n} samples 5 9s is within 1% of MRT, so the two lines overlap there. ` : ''}Optional in PTS 2.0.2.`})
   }
 
   const sse = s?.steadyState ?? null
@@ -94,7 +94,7 @@ export function wsatPages(input: ProgramReportInput): ProgramSection {
     const v = sse.variables[0]
     const d = programDetermination(v, 'IOPS of every tracking sample', 'IOPS', 1, 20, 10, 0)
     pages.push({kind: 'closeup', title: 'WSAT - Optional Steady State Exit - Measurement Window', chart: closeupChart(d, 'IOPS'), determination: d,
-      note: '"Round" = tracking point: the IOPS of every n-th sample of the series (the alternate steady-state check, digest B 5.4).'})
+      note: '"Round" = tracking point: the IOPS of every n-th sample of the series (the alternate steady-state check, as cloudharmony\'s public PTS-E 1.1 implementation runs it).'})
   }
 
   const iops = samples.map(q => q.iops)
@@ -118,7 +118,7 @@ export function wsatPages(input: ProgramReportInput): ProgramSection {
     tableRows.push({label: 'Peak MRT', cells: [`${fmtMs(Math.max(...samples.map(q => q.latMaxNs)))} ms`]})
   }
   pages.push({kind: 'table', title: 'WSAT - Summary Figures', tables: [{heading: `WSAT ${workload}, ${toio}`, columns: ['Figure', 'Value'], rows: tableRows,
-    note: 'IOPS as integers; GB decimal (10^9 B); drive fills = bytes written / user capacity (digest B 5.4, 6.3).'}]})
+    note: 'IOPS as integers; GB decimal (10^9 B); drive fills = bytes written / user capacity.'}]})
 
   const steadyState = sse === null
     ? {text: 'not required (FOB to write saturation)', achieved: true}

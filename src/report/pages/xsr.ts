@@ -83,7 +83,7 @@ export function xsrPages(input: ProgramReportInput): ProgramSection {
     {heading: 'Recovery time', columns: ['Quantity', 'Value'], rows: [
       {label: 'Group 1 average TP', cells: [rec ? `${fmtMBps(rec.group1AverageBwBytesPerSec)} MB/s` : 'n/a']},
       {label: 'Recovery time (Group 3)', cells: [recText]},
-    ], note: 'Recovery time = time into Access Group 3 until a sample\'s throughput reaches Access Group 1\'s average (sample count x sample length). This is ADATA\'s (G-AD) definition, not a confirmed spec quantity (digest B 5.6, 8 item 16).'},
+    ], note: 'Recovery time = time into Access Group 3 until a sample\'s throughput reaches Access Group 1\'s average (sample count x sample length). This is the definition of ADATA\'s public PTS 2.0 implementation, not a confirmed PTS quantity.'},
   ]})
 
   return {
@@ -101,7 +101,7 @@ export function xsrPages(input: ProgramReportInput): ProgramSection {
       {label: 'Recovery time', value: rec === null ? 'n/a' : rec.recoverySeconds === null ? 'not recovered' : `${fixed(rec.recoverySeconds / 60, 3)} min`},
     ],
     verdict: rec?.recoverySeconds != null ? `Throughput recovered ${fixed(rec.recoverySeconds / 60, 3)} min into Access Group 3` : rec ? 'Throughput did NOT recover to the Group 1 average in Access Group 3' : 'XSR incomplete',
-    verdictDetail: `${groups.length} access groups back to back (${wc}); final TP = mean of the last ${XSR_FINAL_SAMPLES} samples of each group. Recovery time as defined by ADATA (not a confirmed spec quantity, digest B 8 item 16).`,
+    verdictDetail: `${groups.length} access groups back to back (${wc}); final TP = mean of the last ${XSR_FINAL_SAMPLES} samples of each group. Recovery time as ADATA's public PTS 2.0 implementation defines it (not a confirmed PTS quantity).`,
     pages,
   }
 }
