@@ -3,8 +3,19 @@ import type {ProgramPlan} from '../plan/expand.js'
 import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
 import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
 
+/**
+ * Drops the project's internal references ("(digest Part A 8)", "; digest B 5.1, 3") that some
+ * test definitions and messages still carry: the plan a user reads cites the PTS, not the
+ * project's notes. Pure.
+ */
+export function withoutInternalRefs(text: string): string {
+  return text
+    .replace(/\s*\(digest [^()]*(?:\([^()]*\)[^()]*)*\)/g, '')
+    .replace(/\s*[;,-]\s*digest (?:B|Part A) [^();]*(?=[);]|$)/gm, '')
+}
+
 /** Human text of a plan: every phase with its timeline, and the minimum and maximum duration. Pure. */
-export function planText(plan: ProgramPlan, targetLabel: string, refusals: string[], purge: {method: string; deviation: string | null; refused: string | null; steps: string[]} | null = null): string {
+export function planText(plan: ProgramPlan, targetLabel: string, refusals: string[], purge: {method: string; deviation: string | null; refused: string | null; steps: string[]} | null = null, preflight: string | null = null): string {
   const o = plan.options
   const s = plan.spec
   const lines = [
@@ -22,10 +33,11 @@ export function planText(plan: ProgramPlan, targetLabel: string, refusals: strin
     const d = t.minSec === t.maxSec ? formatDuration(t.minSec) : `${formatDuration(t.minSec)} to ${formatDuration(t.maxSec)}`
     lines.push(`  ${String(i + 1).padStart(2)}. ${t.title} [${t.phase}]: ${t.detail}${t.maxSec > 0 ? ` (${d})` : ''}`)
   })
-  lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device)`)
-  lines.push('', 'Parameters (source: spec, implementation-derived or open; digest §0):')
+  lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device; the preflight estimates WIPC)`)
+  if (preflight) lines.push('', preflight)
+  lines.push('', 'Parameters (source: the spec, derived from implementations, or open in the spec):')
   for (const p of s.parameters) lines.push(`  - ${p.name}: ${p.value} [${p.source}]${p.note ? ` ${p.note}` : ''}`)
-  return lines.join('\n')
+  return withoutInternalRefs(lines.join('\n'))
 }
 
 /** Job texts of the first step of every phase (pts plan --json). */

@@ -40,6 +40,7 @@ const PURE: readonly string[] = [
   'src/store/migrate-v1.ts',
   'src/claims/match.ts',
   'src/claims/interface.ts',
+  'src/app/preflight.ts',
   'src/report/page-kit.ts',
   'src/report/model.ts',
   'src/report/pages',
