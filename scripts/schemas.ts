@@ -139,22 +139,29 @@ export const SCHEMAS: SchemaEntry[] = [
   {
     file: 'claims.schema.json', source: 'src/claims/types.ts', type: 'ClaimsFile',
     title: "A drive's datasheet performance claims (pts verify --claims)",
-    description: 'What the vendor claims for one drive, one claim per datasheet figure. Block sizes are binary (KiB = 1024 B) and MB/s is decimal (10^6 B/s), as everywhere in pts (digest Part A 5).',
+    description: 'What the vendor claims for one drive, one claim per datasheet figure: performance (IOPS, MB/s), response time (mean or a QoS percentile) at a workload, or endurance (TBW, DWPD). Block sizes are binary (KiB = 1024 B), MB/s is decimal (10^6 B/s) and TB is 10^12 B, as everywhere in pts.',
     post: s => {
-      // The unit must fit the metric, and only latency claims have a statistic. Claim is one
-      // interface (not a union per metric) so this rule is stated here; src/claims/schema.ts
-      // rewrites the errors of these 'then' branches into one clear message per field.
+      // The unit must fit the metric; only latency claims have a statistic; performance and
+      // latency claims need a workload (access, block size, mix); endurance claims have none,
+      // and only they have a period. Claim is one interface (not a union per metric) so these
+      // rules are stated here; src/claims/schema.ts rewrites the errors of these 'then'
+      // branches into one clear message per field.
+      const workload = ['access', 'blockSize', 'readPct']
       const rule = (metric: string, units: string[], noStatistic: boolean): JsonSchema => ({
         if: {type: 'object', properties: {metric: {const: metric}}, required: ['metric']},
-        then: {type: 'object', properties: {unit: {enum: units}, ...(noStatistic ? {statistic: false} : {})}},
+        then: {type: 'object', required: workload, properties: {...Object.fromEntries(workload.map(f => [f, true])), unit: {enum: units}, ...(noStatistic ? {statistic: false} : {}), periodYears: false}},
       })
-      def(s, 'Claim').allOf = [rule('iops', ['IOPS'], true), rule('mbps', ['MB/s'], true), rule('latency', ['ms', 'us'], false)]
+      const endurance: JsonSchema = {
+        if: {type: 'object', properties: {metric: {const: 'endurance'}}, required: ['metric']},
+        then: {type: 'object', properties: {unit: {enum: ['TBW', 'DWPD']}, statistic: false, access: false, blockSize: false, readPct: false, queueDepth: false, threadCount: false}},
+      }
+      def(s, 'Claim').allOf = [rule('iops', ['IOPS'], true), rule('mbps', ['MB/s'], true), rule('latency', ['ms', 'us'], false), endurance]
     },
   },
   {
     file: 'verify-result.schema.json', source: 'src/claims/types.ts', type: 'VerifyResult',
     title: 'Datasheet claims vs measured (pts verify --json, <run>/claims.json, <suite>/claims.json)',
-    description: 'Each datasheet claim matched to the window-average measurement of the same access, block size and R/W mix (digest Part A 4) among the runs verified (an IOPS, TP or LAT run, or a suite\'s), with ratio, verdict and notes.',
+    description: 'Each datasheet claim matched to the window-average measurement of the same access, block size and R/W mix among the runs verified (an IOPS, TP, LAT, DIRTH, CBW or ECW run, or a suite\'s), with ratio, verdict, the reasons, the load compared (like for like or not) and the interface check.',
   },
 
   // The --json output of each command (schemas/cli/; test/unit/schemas.test.ts maps every command to one).

@@ -20,6 +20,8 @@ export const EXIT = {
   claimMissed: 10,
   /** pts audit: at least one check failed. */
   auditFailed: 11,
+  /** pts plan: at least one preflight check failed (fio, Chromium, purge tool, free space). */
+  preflightFailed: 12,
   interrupted: 130,
 } as const
 

@@ -266,10 +266,10 @@ export const claims = {
   suiteRunning: (dir: string, startedAt: string): Msg =>
     msg(`Suite still in progress: ${dir} (status "running", started ${startedAt})`, `wait for the suite to finish, then run pts verify again; if that process is gone, ${continueWith('it', dir)}`),
   suiteHasNoRuns: (dir: string, tests: ReadonlyArray<{test: string; status: string}>): Msg =>
-    msg(`Suite ${dir} has no IOPS, TP or LAT run with results to verify claims against (tests: ${list(tests.map(t => `${t.test} ${t.status}`))})`,
+    msg(`Suite ${dir} has no IOPS, TP, LAT, DIRTH, CBW or ECW run with results to verify claims against (tests: ${list(tests.map(t => `${t.test} ${t.status}`))})`,
       'run the suite with those tests (pts run all --tests iops,tp,lat ...), or continue it with pts resume'),
   notAClaimsTest: (dir: string, test: string): Msg =>
-    msg(`${dir} holds a ${test} run; pts verify matches claims against IOPS, TP and LAT runs, or a suite directory of pts run all`, 'pass an IOPS, TP or LAT run directory, or the suite directory'),
+    msg(`${dir} holds a ${test} run; pts verify matches claims against IOPS, TP, LAT, DIRTH, CBW and ECW runs, or a suite directory of pts run all`, 'pass an IOPS, TP, LAT, DIRTH, CBW or ECW run directory, or the suite directory'),
 }
 
 // ------------------------------------------------------------------------------------------------

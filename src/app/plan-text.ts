@@ -5,7 +5,7 @@ import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
 import {sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 
 /** Human text of a plan: every phase with its timeline, and the minimum and maximum duration. Pure. */
-export function planText(plan: ProgramPlan, targetLabel: string, refusals: string[], purge: {method: string; deviation: string | null; refused: string | null; steps: string[]} | null = null): string {
+export function planText(plan: ProgramPlan, targetLabel: string, refusals: string[], purge: {method: string; deviation: string | null; refused: string | null; steps: string[]} | null = null, preflight: string | null = null): string {
   const o = plan.options
   const s = plan.spec
   const lines = [
@@ -23,7 +23,8 @@ export function planText(plan: ProgramPlan, targetLabel: string, refusals: strin
     const d = t.minSec === t.maxSec ? formatDuration(t.minSec) : `${formatDuration(t.minSec)} to ${formatDuration(t.maxSec)}`
     lines.push(`  ${String(i + 1).padStart(2)}. ${t.title} [${t.phase}]: ${t.detail}${t.maxSec > 0 ? ` (${d})` : ''}`)
   })
-  lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device)`)
+  lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device; the preflight estimates WIPC)`)
+  if (preflight) lines.push('', preflight)
   lines.push('', `Parameters, each with its source in [brackets] (${SOURCE_LEGEND}):`)
   for (const p of s.parameters) lines.push(`  - ${p.name}: ${p.value} [${sourceLabel(p.source)}]${p.note ? ` ${p.note}` : ''}`)
   return lines.join('\n')

@@ -12,6 +12,8 @@ import * as M from '../messages.js'
 import {checkClaims, checkVerifyResult} from './schema.js'
 import {summaryLine} from './text.js'
 import type {ClaimsFile, VerifyResult} from './types.js'
+import {fioQosPercentiles, QOS_STATISTICS, windowAverage, type QosStatistic, type WindowPercentiles} from './match.js'
+import type {ProgramResults} from '../model/results.js'
 
 /** The stored verify result in a run or suite directory. */
 export const CLAIMS_RESULT_FILE = 'claims.json'
@@ -139,4 +141,38 @@ export function currentSuiteClaims(suiteDir: string, suiteId?: string): {pdf: st
   } catch {
     return null
   }
+}
+
+/**
+ * The QoS percentiles (99th, 99.9th, 99.99th) of every window point of a run's loops: for each
+ * window round, the point's raw fio JSON (raw/..., stored by the run) gives fio's percentiles of
+ * all IOs of the point; their window average is the point's value (as results.json does for the
+ * 99.999th). A point whose raw output is missing or unreadable in any window round gets null
+ * (its claims are then not measured, with the reason). Loops without a window are left out.
+ */
+export function readWindowPercentiles(runDir: string, results: Pick<ProgramResults, 'phases'>): WindowPercentiles {
+  const out: WindowPercentiles = {}
+  for (const ph of results.phases) {
+    if (ph.kind !== 'loop') continue
+    const {fromRound, toRound} = ph.steadyState
+    if (fromRound === null || toRound === null) continue
+    const rounds = ph.rounds.filter(r => r.round >= fromRound && r.round <= toRound)
+    const byPoint: Record<number, Record<QosStatistic, number | null>> = {}
+    for (const w of ph.windowAverages) {
+      const perRound = rounds.map(r => {
+        const step = r.points.find(q => q.index === w.index)
+        if (!step) return null
+        try {
+          const text = readFileSync(join(runDir, step.raw.json), 'utf8')
+          const start = text.search(/^\{/m)
+          return fioQosPercentiles(JSON.parse(start > 0 ? text.slice(start) : text))
+        } catch {
+          return null
+        }
+      })
+      byPoint[w.index] = Object.fromEntries(QOS_STATISTICS.map(st => [st, windowAverage(perRound.map(p => p?.[st] ?? null))])) as Record<QosStatistic, number | null>
+    }
+    out[ph.id] = byPoint
+  }
+  return out
 }

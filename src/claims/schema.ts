@@ -21,7 +21,8 @@ export function atPointer(data: unknown, pointer: string): unknown {
   return cur
 }
 
-const UNITS_BY_METRIC: Record<string, string> = {iops: '"IOPS"', mbps: '"MB/s"', latency: '"ms" or "us"'}
+const UNITS_BY_METRIC: Record<string, string> = {iops: '"IOPS"', mbps: '"MB/s"', latency: '"ms" or "us"', endurance: '"TBW" or "DWPD"'}
+const WORKLOAD_FIELDS = ['access', 'blockSize', 'readPct', 'queueDepth', 'threadCount']
 
 /**
  * ajv errors of a claims file as plain problems. The metric/unit rules (allOf if/then) would
@@ -41,12 +42,19 @@ function claimsProblems(errors: ErrorObject[] | null | undefined, data: unknown)
         problem.message = `unit ${JSON.stringify(found)} does not fit metric ${JSON.stringify(claim?.metric)}: use ${UNITS_BY_METRIC[String(claim?.metric)] ?? 'the unit of the metric'}`
       } else if (e.instancePath.endsWith('/statistic')) {
         problem.message = `is only allowed for latency claims (metric "latency"); remove it from this ${JSON.stringify(claim?.metric)} claim`
+      } else if (e.instancePath.endsWith('/periodYears')) {
+        problem.message = `is only allowed for endurance claims (metric "endurance", unit TBW or DWPD); remove it from this ${JSON.stringify(claim?.metric)} claim`
+      } else if (WORKLOAD_FIELDS.some(f => e.instancePath.endsWith(`/${f}`))) {
+        problem.message = 'is not part of an endurance claim (a TBW or DWPD figure has no workload); remove it'
+      } else if (e.keyword === 'required') {
+        const metric = atPointer(data, e.instancePath) as {metric?: unknown} | undefined
+        problem.message = `is required for a ${JSON.stringify(metric?.metric)} claim (its workload: access "random" or "sequential", blockSize such as "4KiB", readPct 0-100)`
       }
       fromRules.push(problem)
       continue
     }
     if (e.keyword === 'enum' && e.instancePath.endsWith('/unit')) {
-      problem.message = `unknown unit ${JSON.stringify(found)}: ${problem.message} (IOPS for iops, MB/s = 10^6 B/s for mbps, ms or us for latency)`
+      problem.message = `unknown unit ${JSON.stringify(found)}: ${problem.message} (IOPS for iops, MB/s = 10^6 B/s for mbps, ms or us for latency, TBW or DWPD for endurance)`
     } else if (e.keyword === 'pattern' && e.instancePath.endsWith('/blockSize')) {
       problem.message = `${JSON.stringify(found)} is not a binary block size: write it as "4KiB", "128KiB", "0.5KiB" or "1MiB" (KiB = 1024 B; a datasheet's "4K" is 4KiB)`
     } else if (e.keyword === 'enum' || e.keyword === 'type' || e.keyword === 'minimum' || e.keyword === 'maximum' || e.keyword === 'exclusiveMinimum') {

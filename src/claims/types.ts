@@ -4,27 +4,37 @@
  * "Claims vs measured" page).
  */
 
-export type ClaimMetric = 'iops' | 'mbps' | 'latency'
-export type ClaimUnit = 'IOPS' | 'MB/s' | 'ms' | 'us'
+/**
+ * iops, mbps: performance at a workload; latency: response time at a workload (mean, or a QoS
+ * percentile); endurance: total writes the drive is rated for (TBW or DWPD), which no PTS test
+ * measures (pts reports such claims as not measurable, with the reason).
+ */
+export type ClaimMetric = 'iops' | 'mbps' | 'latency' | 'endurance'
+/** TBW: terabytes written (10^12 B) over the warranty; DWPD: drive writes per day over the warranty. */
+export type ClaimUnit = 'IOPS' | 'MB/s' | 'ms' | 'us' | 'TBW' | 'DWPD'
 export type ClaimAccess = 'random' | 'sequential'
 export type ClaimCondition = 'fob' | 'steady-state' | 'unspecified'
-export type LatencyStatistic = 'mean' | 'p99.99' | 'p99.999'
+/** mean, or a QoS percentile of the response time (p99 = the 99th percentile, p99.99 = "four nines"). */
+export type LatencyStatistic = 'mean' | 'p99' | 'p99.9' | 'p99.99' | 'p99.999'
 
 export interface Claim {
   /** @pattern ^[A-Za-z0-9][A-Za-z0-9._-]*$ */
   id?: string
   metric: ClaimMetric
-  access: ClaimAccess
-  /** Binary block size: "4KiB", "128KiB", "0.5KiB", "1MiB" (digest Part A 5). @pattern ^(0\.5|[1-9][0-9]*)(KiB|MiB)$ */
-  blockSize: string
-  /** Read share in percent: 100 = pure read, 0 = pure write, 70 = 70/30. @integer @minimum 0 @maximum 100 */
-  readPct: number
+  /** Required for iops, mbps and latency claims; not for endurance claims. */
+  access?: ClaimAccess
+  /** Binary block size: "4KiB", "128KiB", "0.5KiB", "1MiB" (KiB = 1024 B). Required for iops, mbps and latency claims. @pattern ^(0\.5|[1-9][0-9]*)(KiB|MiB)$ */
+  blockSize?: string
+  /** Read share in percent: 100 = pure read, 0 = pure write, 70 = 70/30. Required for iops, mbps and latency claims. @integer @minimum 0 @maximum 100 */
+  readPct?: number
   /** @integer @minimum 1 */
   queueDepth?: number
   /** @integer @minimum 1 */
   threadCount?: number
   /** Latency claims only; default mean. */
   statistic?: LatencyStatistic
+  /** Endurance claims only: the period the TBW or DWPD figure is rated over, in years (often the warranty). @exclusiveMinimum 0 */
+  periodYears?: number
   /** @exclusiveMinimum 0 */
   value: number
   unit: ClaimUnit
@@ -49,8 +59,12 @@ export interface ClaimsFile {
   claims: Claim[]
 }
 
-/** meets: within tolerance of the claim (or better); below: worse than the claim beyond tolerance. */
-export type Verdict = 'meets' | 'below' | 'not-measured'
+/**
+ * meets: within tolerance of the claim (or better); below: worse than the claim beyond tolerance;
+ * not-measured: none of the runs given measures it (another PTS test would); not-measurable: no
+ * PTS test measures it (e.g. endurance).
+ */
+export type Verdict = 'meets' | 'below' | 'not-measured' | 'not-measurable'
 
 /** The drive state of the measurement, from results.steadyState.verdict. */
 export type MeasuredCondition = 'steady-state' | 'after-preconditioning' | 'incomplete'
@@ -61,11 +75,12 @@ export interface ClaimOutcome {
   /** "4 KiB random read", "128 KiB sequential write", "4 KiB random R/W 70/30 latency (mean)". @minLength 1 */
   label: string
   metric: ClaimMetric
-  access: ClaimAccess
+  /** null for an endurance claim. */
+  access: ClaimAccess | null
   /** @integer @minimum 1 */
-  blockSizeBytes: number
+  blockSizeBytes: number | null
   /** @integer @minimum 0 @maximum 100 */
-  readPct: number
+  readPct: number | null
   /** @integer @minimum 1 */
   queueDepth: number | null
   /** @integer @minimum 1 */
@@ -107,6 +122,16 @@ export interface ClaimOutcome {
   measuredBy: string | null
   /** Short notes: queue depth, drive condition, why not measured. */
   notes: string[]
+  /**
+   * Why the verdict is what it is, and what weakens it: a measurement at another load than the
+   * claim's, one above what the interface can carry, a file target, a drive condition that
+   * differs. Optional: verify results written by older versions lack it.
+   */
+  verdictReasons?: string[]
+  /** The claim's load against the measurement's (optional: older verify results lack it; null when not measured). */
+  load?: LoadComparison | null
+  /** The measurement against the interface's limit (optional: older verify results lack it; null when not measured). */
+  plausibility?: Plausibility | null
   /** One sentence: claim, measurement, ratio, verdict and condition. @minLength 1 */
   text: string
   /**
@@ -116,9 +141,50 @@ export interface ClaimOutcome {
   source?: MeasurementOrigin | null
 }
 
+/** Thread count x queue depth of the claim and of the measurement it was matched to. */
+export interface LoadComparison {
+  claimed: {
+    /** @integer @minimum 1 */
+    threadCount: number | null
+    /** @integer @minimum 1 */
+    queueDepth: number | null
+    /** TC x QD (a QD without a TC is TC 1, the datasheet convention "QD32" = T1/Q32); null when the claim states no QD. @integer @minimum 1 */
+    outstandingIos: number | null
+  }
+  measured: {
+    /** @integer @minimum 1 */
+    threadCount: number
+    /** @integer @minimum 1 */
+    queueDepth: number
+    /** @integer @minimum 1 */
+    outstandingIos: number
+  }
+  /** true: same TC and QD; false: another load (the measurement is not like for like); null: the claim states no load. */
+  likeForLike: boolean | null
+}
+
+/**
+ * Can the drive's interface carry the measured bandwidth? plausible: at or below the interface's
+ * limit; implausible: above it (a cache or something other than the drive was measured);
+ * not-a-drive: the target is a file or a file-backed device; unchecked: no limit is known.
+ */
+export interface Plausibility {
+  status: 'plausible' | 'implausible' | 'not-a-drive' | 'unchecked'
+  /** The measured bandwidth checked (bytes/s: the busier direction, or both on a half-duplex link). @minimum 0 */
+  measuredBytesPerSec: number
+  /** @minimum 0 */
+  limitBytesPerSec: number | null
+  /** "SATA 6 Gb/s: 600 MB/s", "PCIe 8.0 GT/s x4: 3,938 MB/s", "PCIe link unknown ...". @minLength 1 */
+  basis: string
+  /** Whether the limit comes from the device's own link (PCIe speed and width stored with the run). */
+  linkKnown: boolean
+  /** @minLength 1 */
+  text: string
+}
+
 /** Which run a measurement came from: its test, run id, directory (name inside a suite) and loop phase. */
 export interface MeasurementOrigin {
-  /** iops, tp or lat. @minLength 1 */
+  /** iops, tp, lat, dirth, cbw or ecw. @minLength 1 */
   test: string
   /** @minLength 1 */
   runId: string
@@ -212,6 +278,10 @@ export interface VerifyResult {
     below: number
     /** @integer @minimum 0 */
     notMeasured: number
+    /** Claims no PTS test measures (endurance). Optional: older verify results lack it. @integer @minimum 0 */
+    notMeasurable?: number
+    /** Claims whose measurement is not like for like (another load), above the interface's limit, or of a file target. Optional. @integer @minimum 0 */
+    flagged?: number
   }
   claims: ClaimOutcome[]
 }

@@ -18,12 +18,18 @@ interface Target {
 }
 
 export default class Verify extends BaseCommand {
-  static summary = 'Check a drive\'s datasheet claims against stored runs (an IOPS, TP or LAT run, or a whole suite): claimed vs measured, ratio and verdict per claim.'
-  static description = `Matches every claim of a datasheet claims file (schemas/claims.schema.json; example: specs/claims/crucial-mx100-256gb.json) to the measurement of the same access, block size and R/W mix: a window average (IOPS, MB/s = 10^6 B/s, mean or 99.999th-percentile response time). Random IOPS and MB/s claims are measured by the IOPS run; sequential ones by the Throughput (tp) run's loops (SEQ 128 KiB / 1024 KiB, R/W 100/0 and 0/100, at its TC/QD); response-time claims by the Latency (lat) run (TC 1/QD 1), else by the IOPS run's point. Give one run directory, or a suite directory of \`pts run all\` (suite.json): each claim then takes the best measurement among the suite's runs. The ratio is measured / claimed; a claim "meets" when the measurement is within --tolerance of it or better (latency: lower is better, so it meets when measured <= claimed x (1 + tolerance)), else it is "below". A claim no run given measures is "not measured", with the reason and the PTS test that measures it. A claim's queue depth that differs from the measurement's, and a fresh-out-of-box (or unstated) claim measured at steady state (the loop's own steady-state verdict), are noted.
+  static summary = 'Check a drive\'s datasheet claims against stored runs (an IOPS, TP, LAT, DIRTH, CBW or ECW run, or a whole suite): claimed vs measured, ratio, verdict and its reasons per claim.'
+  static description = `Matches every claim of a datasheet claims file (schemas/claims.schema.json; example: specs/claims/crucial-mx100-256gb.json) to the measurement of the same access, block size and R/W mix: a window average (IOPS, MB/s = 10^6 B/s, mean response time, or a QoS percentile: 99th, 99.9th, 99.99th or 99.999th). Random IOPS and MB/s claims are measured by the IOPS run; sequential ones by the Throughput (tp) run's loops (SEQ 128 KiB / 1024 KiB, R/W 100/0 and 0/100, at its TC/QD); response-time claims by the Latency (lat) run (TC 1/QD 1), else by the IOPS run's point. Give one run directory, or a suite directory of \`pts run all\` (suite.json): each claim then takes the best measurement among the suite's runs.
+
+Like for like: a claim's load is its thread count x queue depth (outstanding IOs; "QD32" without a thread count is TC 1 / QD 32). A measurement at exactly that TC and QD is taken first, from any run given: the LAT run's TC 1/QD 1 points, or a DIRTH/CBW/ECW run's TC x QD grid (e.g. its TC 1 / QD 32 point). Otherwise the IOPS (or TP, LAT) run's point is used and the claim is flagged NOT LIKE FOR LIKE (e.g. 32 outstanding IOs claimed, 128 measured at TC 4 / QD 32), in the table, the JSON (load) and the verdict reasons.
+
+Plausibility: a measurement above what the drive's interface carries is flagged IMPLAUSIBLE (a cache, or not the drive): SATA 6 Gb/s = 600 MB/s (reads and writes together), SAS 12 Gb/s = 1,200 MB/s, NVMe the PCIe link stored with the run (speed x width), or PCIe 5.0 x4 when the link was not stored (said so). A file or loop-device target is flagged NOT A DRIVE.
+
+The ratio is measured / claimed; a claim "meets" when the measurement is within --tolerance of it or better (latency: lower is better, so it meets when measured <= claimed x (1 + tolerance)), else it is "below". A claim no run given measures is "not measured", with the reason and the PTS test that measures it. An endurance claim (TBW, DWPD) is "not measurable": no PTS test wears a drive out. A fresh-out-of-box (or unstated) claim measured at steady state (the loop's own steady-state verdict) is noted. The flags are reported, not judged: they do not change a verdict or the exit code.
 
 Writes the outcome to claims.json (schemas/verify-result.schema.json, atomically) in the run or suite directory. Unless --no-report: the run's report.pdf and report.html are re-rendered with a "Claims vs measured" page; a suite gets claims.pdf and suite.pdf is re-rendered with the "Claims vs measured" pages right after its contents page. Prints a table; --json prints the outcome instead.
 
-Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad usage (no --claims, claims file not found, bad --tolerance); 3 the claims file is not valid JSON or fails its schema (file, JSON pointer and what is expected are named), or results.json / manifest.json / suite.json fail theirs; 7 the report cannot be rendered (claims.json is kept); 8 run directory missing, incomplete, still in progress, of a test verify does not read, or a suite without an IOPS, TP or LAT run; 9 claims.json cannot be written; 10 --fail-on-miss and at least one claim is below or not measured.`
+Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad usage (no --claims, claims file not found, bad --tolerance); 3 the claims file is not valid JSON or fails its schema (file, JSON pointer and what is expected are named), or results.json / manifest.json / suite.json fail theirs; 7 the report cannot be rendered (claims.json is kept); 8 run directory missing, incomplete, still in progress, of a test verify does not read, or a suite without an IOPS, TP, LAT, DIRTH, CBW or ECW run; 9 claims.json cannot be written; 10 --fail-on-miss and at least one claim is below or not measured (not measurable claims do not count).`
   static examples = [
     {description: 'Check the Crucial MX100 datasheet against an IOPS run; write claims.json and re-render the report', command: '<%= config.bin %> verify reports/20261201-013109-iops-sda --claims specs/claims/crucial-mx100-256gb.json'},
     {description: 'Against a whole suite (pts run all): random claims from the IOPS run, sequential from TP, response times from LAT; re-renders suite.pdf', command: '<%= config.bin %> verify reports/suite-sda --claims specs/claims/crucial-mx100-256gb.json'},
@@ -31,12 +37,12 @@ Exit codes: 0 done (also when claims are missed, unless --fail-on-miss); 2 bad u
     {description: 'Only the outcome as JSON, no report', command: '<%= config.bin %> verify reports/<run> --claims acme.json --no-report --json'},
   ]
   static args = {
-    runDir: Args.string({description: 'run directory written by `pts run` (IOPS, TP or LAT: holds manifest.json, results.json, raw/), or a suite directory written by `pts run all` (holds suite.json)', required: true}),
+    runDir: Args.string({description: 'run directory written by `pts run` (IOPS, TP, LAT, DIRTH, CBW or ECW: holds manifest.json, results.json, raw/), or a suite directory written by `pts run all` (holds suite.json)', required: true}),
   }
   static flags = {
     claims: Flags.string({char: 'c', description: 'datasheet claims file (JSON, schemas/claims.schema.json)', required: true}),
     tolerance: Flags.string({char: 't', description: 'how far below a claim (latency: above) a measurement may be and still meet it, in percent: 10 or 10% (0-100)', default: '10%'}),
-    'fail-on-miss': Flags.boolean({description: 'exit 10 when any claim is below or not measured (the table is printed first)', default: false}),
+    'fail-on-miss': Flags.boolean({description: 'exit 10 when any claim is below or not measured (the table is printed first; endurance claims, which no PTS test measures, do not count)', default: false}),
     report: Flags.boolean({description: 'render the "Claims vs measured" page(s): into the run\'s report, or into a suite\'s suite.pdf (--no-report: only write claims.json)', default: true, allowNo: true}),
   }
 
@@ -103,8 +109,8 @@ async function loadTarget(dirArg: string): Promise<Target> {
   const {existsSync} = await import('node:fs')
   const {basename, join, resolve} = await import('node:path')
   const {assertFinished, readStoredRun} = await import('../store/read.js')
-  const {CLAIM_TESTS} = await import('../model/tests.js')
-  const {resultsSha256} = await import('../claims/load.js')
+  const {VERIFY_TESTS} = await import('../claims/match.js')
+  const {readWindowPercentiles, resultsSha256} = await import('../claims/load.js')
   const dir = resolve(dirArg)
   const deviceText = (m: VerifyRunInput['manifest']) => (m.target.kind === 'file' ? `file:${m.target.path}` : m.target.path)
 
@@ -117,7 +123,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
     const runs: VerifyRunInput[] = []
     const warnings: string[] = []
     for (const t of s.tests) {
-      if (!CLAIM_TESTS.includes(t.test as never)) continue
+      if (!VERIFY_TESTS.includes(t.test)) continue
       const runDir = join(dir, t.dir)
       if (!existsSync(join(runDir, 'results.json'))) {
         warnings.push(`the suite's ${t.test} test (${t.dir}, ${t.status}) has no results: claims it would measure are not measured`)
@@ -129,7 +135,7 @@ async function loadTarget(dirArg: string): Promise<Target> {
         continue
       }
       if (t.status !== 'complete') warnings.push(`the suite's ${t.test} test (${t.dir}) is ${t.status}: its stored measurements are used as they are`)
-      runs.push({dir: t.dir, results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(runDir)})
+      runs.push({dir: t.dir, results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(runDir), percentiles: readWindowPercentiles(runDir, run.results)})
     }
     if (runs.length === 0) {
       throw new RunDirError(M.claims.suiteHasNoRuns(dir, s.tests))
@@ -139,13 +145,13 @@ async function loadTarget(dirArg: string): Promise<Target> {
 
   const {testTitle} = await import('../model/tests.js')
   const run = readStoredRun(dir)
-  if (!CLAIM_TESTS.includes(run.results.test as never)) {
+  if (!VERIFY_TESTS.includes(run.results.test)) {
     throw new RunDirError(M.claims.notAClaimsTest(dir, run.results.test))
   }
   assertFinished(run, 'pts verify')
   return {
     kind: 'run', dir: run.runDir, warnings: [],
-    runs: [{dir: basename(run.runDir), results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(run.runDir)}],
+    runs: [{dir: basename(run.runDir), results: run.results, manifest: run.manifest, resultsSha256: resultsSha256(run.runDir), percentiles: readWindowPercentiles(run.runDir, run.results)}],
     heading: `${testTitle(run.results.test)} run ${run.results.runId} - device ${deviceText(run.manifest)} - Claims vs measured (pts verify)`,
   }
 }

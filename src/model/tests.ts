@@ -13,19 +13,24 @@ export interface TestEntry {
    * them (IOPS: random IOPS and MB/s; TP: sequential; LAT: random response time); null otherwise.
    */
   claimAccess: 'random' | 'sequential' | null
+  /**
+   * The test has a random TC x QD loop (DIRTH, CBW, ECW): `pts verify` uses its points only when
+   * one is at a claim's exact thread count and queue depth.
+   */
+  loadSweep: boolean
 }
 
 /** In the spec's suite order (digest B §1, §5): each test purges first, so the order sets no write history. */
 export const TESTS = {
-  iops: {title: 'IOPS', name: 'IOPS Test', claimAccess: 'random'},
-  tp: {title: 'TP', name: 'Throughput (TP) Test', claimAccess: 'sequential'},
-  lat: {title: 'LAT', name: 'Latency (LAT) Test', claimAccess: 'random'},
-  wsat: {title: 'WSAT', name: 'Write Saturation (WSAT) Test', claimAccess: null},
-  hir: {title: 'HIR', name: 'Host Idle Recovery (HIR) Test', claimAccess: null},
-  xsr: {title: 'XSR', name: 'Cross Stimulus Recovery (XSR) Test', claimAccess: null},
-  cbw: {title: 'CBW', name: 'Composite Block Size Workload (CBW) Test', claimAccess: null},
-  ecw: {title: 'ECW', name: 'Enterprise Composite Workload (ECW) Test', claimAccess: null},
-  dirth: {title: 'DIRTH', name: 'Demand Intensity / Response Time Histogram (DIRTH) Test', claimAccess: null},
+  iops: {title: 'IOPS', name: 'IOPS Test', claimAccess: 'random', loadSweep: false},
+  tp: {title: 'TP', name: 'Throughput (TP) Test', claimAccess: 'sequential', loadSweep: false},
+  lat: {title: 'LAT', name: 'Latency (LAT) Test', claimAccess: 'random', loadSweep: false},
+  wsat: {title: 'WSAT', name: 'Write Saturation (WSAT) Test', claimAccess: null, loadSweep: false},
+  hir: {title: 'HIR', name: 'Host Idle Recovery (HIR) Test', claimAccess: null, loadSweep: false},
+  xsr: {title: 'XSR', name: 'Cross Stimulus Recovery (XSR) Test', claimAccess: null, loadSweep: false},
+  cbw: {title: 'CBW', name: 'Composite Block Size Workload (CBW) Test', claimAccess: null, loadSweep: true},
+  ecw: {title: 'ECW', name: 'Enterprise Composite Workload (ECW) Test', claimAccess: null, loadSweep: true},
+  dirth: {title: 'DIRTH', name: 'Demand Intensity / Response Time Histogram (DIRTH) Test', claimAccess: null, loadSweep: true},
 } as const satisfies Record<string, TestEntry>
 
 export type TestId = keyof typeof TESTS
@@ -40,6 +45,9 @@ export const testTitle = (id: string): string => (isTestId(id) ? TESTS[id].title
 
 /** The tests whose loops `pts verify` matches claims against. */
 export const CLAIM_TESTS: readonly TestId[] = TEST_IDS.filter(t => TESTS[t].claimAccess !== null)
+
+/** The tests with a random TC x QD loop, used by `pts verify` only at a claim's exact load. */
+export const LOAD_SWEEP_TESTS: readonly TestId[] = TEST_IDS.filter(t => TESTS[t].loadSweep)
 
 export const REVISIONS = ['2.0.2', 'pts-e-1.1', 'pts-c-1.2'] as const
 export type Revision = (typeof REVISIONS)[number]

@@ -39,6 +39,8 @@ const PURE: readonly string[] = [
   'src/engine/parse.ts',
   'src/store/migrate-v1.ts',
   'src/claims/match.ts',
+  'src/claims/interface.ts',
+  'src/app/preflight.ts',
   'src/report/page-kit.ts',
   'src/report/model.ts',
   'src/report/pages',

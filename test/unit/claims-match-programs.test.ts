@@ -143,11 +143,12 @@ describe('claims matching across tests (pts verify <suite> / <tp-run> / <lat-run
       {name: 'sequential claim, no TP run among several', c: {}, sources: only('iops', 'lat'), reason: 'the runs given (IOPS, LAT) include no TP run', by: TP_TEST},
       {name: 'sequential claim, a LAT run alone', c: {}, sources: only('lat'), reason: 'the LAT test is random access only', by: TP_TEST},
       {name: 'random IOPS claim, a TP run alone', c: {metric: 'iops', unit: 'IOPS', access: 'random', blockSize: '4KiB', value: 85_000}, sources: only('tp'), reason: 'the TP test is sequential access only', by: 'IOPS (iops) test, RND 4 KiB R/W 100/0'},
-      {name: 'random IOPS claim, a LAT run alone: LAT is not used for IOPS claims', c: {metric: 'iops', unit: 'IOPS', access: 'random', blockSize: '4KiB', value: 85_000}, sources: only('lat'), reason: 'the LAT test is not used for random IOPS claims', by: 'IOPS (iops) test, RND 4 KiB R/W 100/0'},
+      {name: 'random IOPS claim, a LAT run alone: LAT points count for IOPS claims only at the claim\'s exact load', c: {metric: 'iops', unit: 'IOPS', access: 'random', blockSize: '4KiB', value: 85_000}, sources: only('lat'), reason: 'the LAT test is used for random IOPS claims only at a claim\'s own TC and QD, and this claim states none', by: 'IOPS (iops) test, RND 4 KiB R/W 100/0'},
+      {name: 'random IOPS claim at QD 32, a LAT run alone (TC 1 / QD 1): not at the claim\'s load', c: {metric: 'iops', unit: 'IOPS', access: 'random', blockSize: '4KiB', value: 85_000, queueDepth: 32}, sources: only('lat'), reason: 'this LAT run has no RND 4 KiB R/W 100/0 point at the claim\'s TC 1 x QD 32 (its points count for random IOPS claims only at the claim\'s own TC and QD)', by: 'IOPS (iops) test, RND 4 KiB R/W 100/0'},
       {name: 'latency claim, a TP run alone', c: {metric: 'latency', unit: 'ms', access: 'random', blockSize: '4KiB', value: 1}, sources: only('tp'), reason: 'the TP test is sequential access only', by: LAT_TEST},
       {name: 'RND 64 KiB latency, a LAT run alone: the IOPS test has that point', c: {metric: 'latency', unit: 'ms', access: 'random', blockSize: '64KiB', value: 1}, sources: only('lat'), reason: /^this LAT run has no RND 64 KiB R\/W 100\/0 point \(it measures RND 8 KiB, 4 KiB and 0\.5 KiB, R\/W 100\/0 and 0\/100\)$/, by: 'IOPS (iops) test, RND 64 KiB R/W 100/0'},
       {name: 'RND 2 KiB latency, neither LAT nor IOPS has it', c: {metric: 'latency', unit: 'ms', access: 'random', blockSize: '2KiB', value: 1}, sources: SUITE, reason: /this LAT run has no RND 2 KiB .*; this IOPS run has no RND 2 KiB R\/W 100\/0 point \(it measures RND 4 KiB and 64 KiB, R\/W 100\/0 and 0\/100\)$/, by: null},
-      {name: 'p99.99: not stored by any test', c: {metric: 'latency', unit: 'ms', statistic: 'p99.99', access: 'random', blockSize: '4KiB', value: 1}, sources: SUITE, reason: 'pts stores the 99.999th percentile of each point, not the 99.99th', by: LAT_TEST},
+      {name: 'p99.99: not in results.json, and the raw fio output was not read for these sources', c: {metric: 'latency', unit: 'ms', statistic: 'p99.99', access: 'random', blockSize: '4KiB', value: 1}, sources: SUITE, reason: 'the 99.99th percentile of this point was not read from the run\'s raw fio output', by: LAT_TEST},
       {name: 'a TP loop without a window yet (pending)', c: {}, sources: programSources(program('tp', 'run-p', [{id: 'loop-128k', verdict: 'pending', averages: []}])), reason: 'this TP run has no measurement window (no window averages)', by: TP_TEST},
     ]
     for (const t of cases) {
@@ -202,7 +203,8 @@ describe('claims matching across tests (pts verify <suite> / <tp-run> / <lat-run
       expect(v.runId).to.equal('suite-1')
       expect(v.suite).to.deep.equal({suiteId: 'suite-1'})
       expect(v.claims.map(c => [c.id, c.source?.dir])).to.deep.equal([['rnd-r', '01-iops'], ['seq-r', '02-tp'], ['seq-w', '02-tp'], ['lat-r', '03-lat']])
-      expect(v.summary).to.deep.equal({total: 4, meets: 2, below: 2, notMeasured: 0})
+      // a file target: every measured claim is flagged "not a drive"
+      expect(v.summary).to.deep.equal({total: 4, meets: 2, below: 2, notMeasured: 0, notMeasurable: 0, flagged: 4})
       expect(v.runs!.map(r => [r.dir, r.test, r.access, r.threadCount, r.queueDepth, r.steadyState, r.fromRound, r.resultsSha256[0]])).to.deep.equal([
         ['01-iops', 'iops', 'random', 1, 4, 'steady', 2, 'a'], ['02-tp', 'tp', 'sequential', 1, 4, 'not-achieved', null, 'b'], ['03-lat', 'lat', 'random', 1, 1, 'steady', 4, 'd']])
       expect(v.runs![1].phases!.map(p => [p.id, p.steadyState, p.fromRound, p.toRound])).to.deep.equal([['loop-128k', 'steady', 3, 7], ['loop-1024k', 'not-achieved', 21, 25]])

@@ -212,7 +212,8 @@ describe('claims matching (pts verify)', () => {
 
     it('one outcome per claim, counted, and valid against schemas/verify-result.schema.json', () => {
       expect(v.claims.map(c => [c.id, c.verdict])).to.deep.equal([['rnd-4k-read', 'meets'], ['rnd-4k-write', 'below'], ['seq-read', 'not-measured'], ['seq-write', 'not-measured']])
-      expect(v.summary).to.deep.equal({total: 4, meets: 1, below: 1, notMeasured: 2})
+      // a file target (not a drive) and QD32 claims against TC 1 / QD 4: both measured claims are flagged
+      expect(v.summary).to.deep.equal({total: 4, meets: 1, below: 1, notMeasured: 2, notMeasurable: 0, flagged: 2})
       expect(checkVerifyResult(v)).to.deep.equal([])
       expect(anyMiss(v)).to.equal(true)
       expect(anyMiss({claims: v.claims.slice(0, 1)})).to.equal(false)

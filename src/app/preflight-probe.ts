@@ -1,0 +1,90 @@
+/**
+ * `pts plan` preflight, the probing half (I/O): fio and its version, Chromium, the purge tools on
+ * PATH, and the free space of the run directory's and a file target's file systems. Thin: every
+ * judgement is in preflight.ts (pure).
+ */
+import {spawnSync} from 'node:child_process'
+import {accessSync, constants, existsSync, statfsSync, statSync} from 'node:fs'
+import {dirname, resolve} from 'node:path'
+import {whichPath} from '../proc.js'
+import {chromiumPath} from '../report/pdf.js'
+import type {PreflightFacts} from './preflight.js'
+import type {Prepared} from './prepare.js'
+
+/** The Debian package of each tool a purge may run. */
+const PKG: Record<string, string> = {nvme: 'nvme-cli', hdparm: 'hdparm', sg_sanitize: 'sg3-utils', sg_format: 'sg3-utils', blkdiscard: 'util-linux'}
+
+/** The tools of a PTS purge for each interface (what the device's purge needs even before one is chosen). */
+const INTERFACE_TOOLS: Record<string, string[]> = {nvme: ['nvme'], sata: ['hdparm'], ata: ['hdparm'], sas: ['sg_sanitize', 'sg_format'], scsi: ['sg_sanitize', 'sg_format']}
+
+export function probeFio(): PreflightFacts['fio'] {
+  const env = process.env.PTS_FIO
+  const path = env ?? whichPath('fio')
+  if (!path) return {path: null, version: null, problem: 'fio was not found on PATH'}
+  if (!existsSync(path)) return {path, version: null, problem: `PTS_FIO=${path}: no such file`}
+  const r = spawnSync(path, ['--version'], {encoding: 'utf8', timeout: 10_000})
+  if (r.status !== 0 || !r.stdout.trim()) return {path, version: null, problem: `fio at ${path} did not answer --version`}
+  return {path, version: r.stdout.trim(), problem: null}
+}
+
+export function probeChromium(): PreflightFacts['chromium'] {
+  const path = chromiumPath()
+  let executable = false
+  try {
+    accessSync(path, constants.X_OK)
+    executable = statSync(path).isFile()
+  } catch { /* not there */ }
+  return {path, fromEnv: Boolean(process.env.CHROMIUM_PATH), executable}
+}
+
+/** The nearest existing directory at or above `path`. */
+function existingAncestor(path: string): string {
+  let p = resolve(path)
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p)
+  return p
+}
+
+function freeSpace(path: string): {probedPath: string; freeBytes: number | null; device: string | null; problem: string | null} {
+  const probedPath = existingAncestor(path)
+  try {
+    const s = statfsSync(probedPath)
+    return {probedPath, freeBytes: Number(s.bavail) * Number(s.bsize), device: String(statSync(probedPath).dev), problem: null}
+  } catch (error) {
+    return {probedPath, freeBytes: null, device: null, problem: (error as Error).message}
+  }
+}
+
+export function probe(prepared: Pick<Prepared, 'target' | 'purge'>, runDir: string): PreflightFacts {
+  const t = prepared.target
+  let purgeTools: PreflightFacts['purgeTools'] = null
+  let purgeNote: string | null = null
+  if (t.kind === 'block') {
+    const iface = t.identity.interface.toLowerCase()
+    const need = new Map<string, string>()
+    for (const tool of INTERFACE_TOOLS[iface] ?? []) need.set(tool, `the PTS purge of a ${iface.toUpperCase()} device`)
+    for (const step of prepared.purge?.steps ?? []) if (!need.has(step.argv[0])) need.set(step.argv[0], `the ${prepared.purge!.method} purge`)
+    purgeTools = [...need].map(([tool, why]) => ({tool, pkg: PKG[tool] ?? tool, found: whichPath(tool) !== null, why}))
+    if (purgeTools.length === 0) {
+      purgeNote = prepared.purge?.refused
+        ? `no PTS purge for a ${iface} device (${prepared.purge.refused})`
+        : `the ${prepared.purge?.method ?? 'chosen'} purge runs no tool`
+    }
+  }
+  const dir = resolve(runDir)
+  const runFs = freeSpace(dir)
+  let targetFile: PreflightFacts['targetFile'] = null
+  if (t.kind === 'file') {
+    // The file is created sparse; the run fills it. An existing file needs what it has not allocated yet.
+    let createBytes = t.sizeBytes
+    try {
+      if (existsSync(t.path) && t.createBytes === null) createBytes = Math.max(0, t.sizeBytes - statSync(t.path).blocks * 512)
+    } catch { /* keep the size */ }
+    const fs = freeSpace(dirname(t.path))
+    targetFile = {path: t.path, createBytes, freeBytes: fs.freeBytes, device: fs.device}
+  }
+  return {
+    fio: probeFio(), chromium: probeChromium(), purgeTools, purgeNote,
+    runDir: {path: dir, probedPath: runFs.probedPath, freeBytes: runFs.freeBytes, device: runFs.device, problem: runFs.problem},
+    targetFile,
+  }
+}
