@@ -13,7 +13,8 @@ import type {KeyObject} from 'node:crypto'
 import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {EXIT, FioFailedError, FioOutputError, InterruptedError, PtsError} from '../errors.js'
-import {FioEngine, type StartedJob} from '../engine/fio.js'
+import {FioEngine, gateNote, GATE_NOTE, type StartedJob} from '../engine/fio.js'
+import {stripHooks} from '../engine/jobfile.js'
 import {parseFioJson, parseIopsLog, type Measurement, type ParsedFio} from '../engine/parse.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge, type PurgeChoice} from '../device/purge.js'
@@ -180,6 +181,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   event('identity', identityText(inp.target))
 
   const engine = new FioEngine(inp.fio.path)
+  if (!existsSync(store.path(GATE_NOTE))) store.writeRaw(GATE_NOTE, gateNote())
   engine.onProcesses = p => lock.update(p)
   let seq = 0
   let restoreCache = () => {}
@@ -209,8 +211,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       const j = job(s)
       const hooks = engine.hooks(my, autoRelease(s), j.threads)
       store.ensureDir(dirname(j.rel))
-      store.writeRaw(`${j.rel}.fio`, j.text(hooks))
-      const started = await engine.start(my, store.path(`${j.rel}.fio`), store.path(`${j.rel}.json`), gated, j.format ?? 'json')
+      // fio runs the job with the gate hooks; the run stores it without them, byte for byte
+      // otherwise, so that plain `fio <job>` repeats the step (the hooks: raw/fio-gate.txt)
+      const ran = j.text(hooks)
+      store.writeRaw(`${j.rel}.fio`, stripHooks(ran))
+      const started = await engine.start(my, ran, store.path(`${j.rel}.json`), gated, j.format ?? 'json')
       live.add(started)
       void started.exited.then(() => live.delete(started))
       return {step: s, job: started, rel: j.rel}
@@ -423,7 +428,9 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
 
       if (phase.kind === 'bursts' && res.kind === 'bursts') {
         const w = phase.workload
-        const logPrefix = store.path(`${base}/bursts`)
+        // relative: fio writes the log into its working directory (the gate folder), so that a
+        // replay of the stored job with plain fio never overwrites the run's stored log
+        const logPrefix = 'bursts'
         progress.update({phase: `${phase.id}: ${phase.title}: ${phase.repeats} x (${formatDuration(phase.burstSeconds)} writes + ${formatDuration(phase.idleSeconds)} idle)`, etaSec: whole}, true)
         await pipeline({kind: 'single'}, () => null, () => false,
           () => ({rel: `${base}/bursts`, threads: w.threadCount,
@@ -432,6 +439,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
           (_s, m, _parsed, t, rel) => {
             res.job = stepResult(0, 'bursts', w, m, t, stepSeed(plan.options.seed, pi, 0, 0), rel)
             const logRel = `${base}/bursts_iops.log`
+            const written = engine.jobFile(`${logPrefix}_iops.log`)
+            if (existsSync(written)) { store.writeRaw(logRel, readFileSync(written, 'utf8')); rmSync(written, {force: true}) }
             res.log = existsSync(store.path(logRel)) ? logRel : null
             res.bursts = res.log ? burstIops(parseIopsLog(readFileSync(store.path(logRel), 'utf8')), phase.idleSeconds, phase.logAvgMsec) : []
             return 'stop'
