@@ -8,7 +8,7 @@ import {fitFormula, fmtIops, fmtMBps, fmtMs} from '../../src/report/format.js'
 import {loadRun} from '../../src/report/load.js'
 import {APPENDIX_ROWS_PER_PAGE} from '../../src/report/page-kit.js'
 import {buildProgramReportModel, type ProgramReportModel} from '../../src/report/model.js'
-import {programCsv} from '../../src/report/csv.js'
+import {programCsv, windowsCsv} from '../../src/report/csv.js'
 import {PROGRAM_PAGE_BUILDERS} from '../../src/report/pages/index.js'
 import {loopPhases} from '../../src/analysis/loop-view.js'
 import {expectGolden, FIXTURE, GENERATED_AT} from './helpers.js'
@@ -127,21 +127,27 @@ describe('report model (fixture iops-file-short)', () => {
     }
   })
 
-  it('CSV: one row per fio step (round, mix, block size) in run order, then one per window average', () => {
-    const lines = programCsv(run.results).split('\n')
-    expect(lines[0]).to.equal('phase,kind,round,index,id,label,readPct,blockSizeBytes,threadCount,queueDepth,iops,mbPerSec,latMeanMs,latMaxMs,latP99999Ms,runtimeSec,startedAt,rawJson')
-    expect(lines[1]).to.match(/^loop,point,1,0,rw100-bs1024k,RND 1024KiB R,100,1048576,2,8,1065\.421,1117\.174,14\.528750,31\.771324,/)
-    expect(lines[1]).to.match(/,raw\/round-01\/01-rw100-bs1024k\.json$/)
-    expect(lines.slice(1, 1 + 6 * 56).every(l => l.startsWith('loop,point,'))).to.equal(true)
-    expect(lines[6 * 56]).to.match(/^loop,point,6,55,/)
-    expect(lines).to.have.length(6 * 56 + 56 + 2)
+  it('CSV: report.csv is one long table, one row per measurement of every fio step in run order', () => {
+    const lines = programCsv(run.results).split('\r\n')
+    expect(lines[0]).to.equal('run_id,test,phase,phase_kind,step,round,in_window,point_index,point,label,sample,read_pct,block_size_bytes,tc,qd,metric,value,unit,started_at,raw_file')
+    // the WIPC first (bytes written, bandwidth, runtime), then every loop point in run order
+    expect(lines[1]).to.match(/^iops-file-short,iops,wipc,wipc,wipc,,,,,SEQ 128KiB W,,0,131072,,,write_bytes,134217728,B,[^,]+,raw\/wipc\.json$/)
+    expect(lines[4]).to.match(/^iops-file-short,iops,loop,loop,point,1,false,0,rw100-bs1024k,RND 1024KiB R,,100,1048576,2,8,iops,1065\.421,IOPS,[^,]+,raw\/round-01\/01-rw100-bs1024k\.json$/)
+    expect(lines[7]).to.match(/,bw,1117\.174429,MB\/s,/)
+    expect(lines[10]).to.match(/,lat_mean,14\.52875,ms,/)
+    // 3 WIPC rows, then 14 metrics per point, 56 points, 6 rounds; rounds 2-6 are the window
+    expect(lines).to.have.length(1 + 3 + 6 * 56 * 14 + 1)
     expect(lines.at(-1)).to.equal('')
-    // the window averages (rounds 2-6, not achieved): RND 1024KiB read 642.556728 IOPS
-    const w = loop.windowAverages.find(x => x.readPct === 100 && x.blockSizeBytes === 1048576)!
-    expect(lines.slice(1 + 6 * 56, -1).every(l => l.startsWith('loop,window-average (not-achieved),2-6,'))).to.equal(true)
-    expect(lines[1 + 6 * 56]).to.match(new RegExp(`^loop,window-average \\(not-achieved\\),2-6,0,rw100-bs1024k,RND 1024KiB R,100,1048576,2,8,${w.iops.toFixed(3)},`))
+    expect(lines.slice(1, -1).filter(l => /,point,1,false,/.test(l))).to.have.length(56 * 14)
+    expect(lines.slice(1, -1).filter(l => /,point,[2-6],true,/.test(l))).to.have.length(5 * 56 * 14)
     expect([loop.steadyState.fromRound, loop.steadyState.toRound, loop.steadyState.verdict]).to.deep.equal([2, 6, 'not-achieved'])
+  })
+
+  it('CSV: report-windows.csv holds the window averages, one row per test point', () => {
+    const lines = windowsCsv(run.results).split('\r\n')
+    const w = loop.windowAverages.find(x => x.readPct === 100 && x.blockSizeBytes === 1048576)!
     expect(w.iops.toFixed(6)).to.equal('642.556728')
-    expect(loop.windowAverages).to.have.length(56)
+    expect(lines[1]).to.match(/^[^,]+,iops,loop,not-achieved,2,6,0,rw100-bs1024k,RND 1024KiB R,100,1048576,2,8,642\.557,/)
+    expect(lines).to.have.length(56 + 2)
   })
 })
