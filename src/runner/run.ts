@@ -23,7 +23,7 @@ import {identityText} from './identity.js'
 import {applyWriteCache, openRun, recordInterruption, resumeHousekeeping, sealRun, stopOnSignals} from './session.js'
 import {removeSignature} from '../store/integrity.js'
 import {RunStore} from '../store/run-store.js'
-import type {RunManifest} from '../model/manifest.js'
+import type {RunManifest, RunMetadata} from '../model/manifest.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
 import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
@@ -43,6 +43,8 @@ export interface ProgramRunInputs {
   progress: Progress
   purge: PurgeChoice | null
   signKey?: KeyObject
+  /** The operator's report metadata (--operator, --vendor, --notes), stored in the manifest. */
+  metadata?: RunMetadata
   resume?: {manifest: RunManifest; results: ProgramResults
     /** Set aside everything measured and start again from the first phase (a clean, compliant run). */
     restartFromPurge: boolean
@@ -125,6 +127,7 @@ function initialManifest(inp: ProgramRunInputs): RunManifest {
     schemaVersion: 1, runId: inp.runId, test: plan.spec.id, revision: plan.spec.revision, profile: plan.options.profile, argv: inp.argv, cwd: process.cwd(),
     status: 'running', createdAt: iso(new Date()), finishedAt: null, pid: process.pid, tool: {name: 'pts', version: inp.toolVersion}, fio: inp.fio,
     node: process.version, host: inp.host, target: {kind: target.kind, path: target.path, sizeBytes: target.sizeBytes, identity: target.identity},
+    ...(inp.metadata ? {metadata: inp.metadata} : {}),
     compliance: {...plan.compliance, reasons: [...plan.compliance.reasons]}, deviations: [...plan.deviations], events: [], error: null,
   }
 }

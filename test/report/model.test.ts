@@ -65,6 +65,26 @@ describe('report model (fixture iops-file-short)', () => {
     expect(h.device.find(d => d.label === 'S/N')?.value).to.equal('none')
     expect(h.platform.find(d => d.label === 'Test SW')?.value).to.include('fio-3.33')
     expect(h.setup.find(d => d.label === 'Pre Condition 1')?.value).to.equal('SEQ 128KiB W')
+    // a file target stored by an older pts: no operator, no platform facts
+    expect(h.testedBy).to.equal(`pts ${run.manifest.tool.version} on ${run.manifest.host.hostname}`)
+    expect(['PCIe link', 'Sector size'].map(l => h.device.find(d => d.label === l)?.value)).to.deep.equal(['not available', 'not available (file target)'])
+    expect(['NUMA node', 'I/O scheduler', 'Notes'].map(l => h.platform.find(d => d.label === l)?.value)).to.deep.equal(['not available', 'not available', undefined])
+  })
+
+  it('header: --operator, --vendor, --notes and the discovered platform facts', () => {
+    const manifest = structuredClone(run.manifest)
+    manifest.metadata = {operator: 'ACME Labs, J. Doe', vendor: 'ACME', notes: 'FW 1.2 RC2, slot 3'}
+    manifest.target = {...manifest.target, kind: 'block', path: '/dev/nvme1n1',
+      identity: {...manifest.target.identity, vendor: null, interface: 'nvme', logicalSectorBytes: 512, physicalSectorBytes: 4096, pcieLinkSpeed: '8.0 GT/s PCIe', pcieLinkWidth: 2, pcieMaxLinkSpeed: '8.0 GT/s PCIe', pcieMaxLinkWidth: 4, numaNode: 1, ioScheduler: 'none'}}
+    const h = buildProgramReportModel({manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!).header
+    expect([h.vendor, h.testedBy]).to.deep.equal(['ACME', `ACME Labs, J. Doe (pts ${manifest.tool.version} on ${manifest.host.hostname})`])
+    const kv = (list: Array<{label: string; value: string}>, l: string) => list.find(d => d.label === l)?.value
+    expect(['Vendor', 'PCIe link', 'Sector size'].map(l => kv(h.device, l))).to.deep.equal(['ACME', '8.0 GT/s PCIe x2 (max 8.0 GT/s PCIe x4)', '512 B logical, 4096 B physical'])
+    expect(['NUMA node', 'I/O scheduler', 'Notes'].map(l => kv(h.platform, l))).to.deep.equal(['1', 'none', 'FW 1.2 RC2, slot 3'])
+    // a vendor the device reports differently is shown beside the operator's
+    manifest.target.identity.vendor = 'ATA'
+    const h2 = buildProgramReportModel({manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!).header
+    expect(kv(h2.device, 'Vendor')).to.equal('ACME (the device reports "ATA")')
   })
 
   it('reads headline numbers and the matrix from the window averages, without recomputing', () => {
