@@ -152,7 +152,8 @@ describe('CSV exports (report.csv, report-windows.csv, report-histograms.csv)', 
 
   describe('read by Python (csv module, pandas.read_csv)', () => {
     const python = spawnSync('python3', ['-c', 'import csv, sys; print(sys.version.split()[0])'], {encoding: 'utf8'})
-    const hasPandas = python.status === 0 && spawnSync('python3', ['-c', 'import pandas'], {encoding: 'utf8'}).status === 0
+    // the first python3 with pandas (a pyenv python3 on PATH may lack it where Debian's python3-pandas is installed)
+    const pandasPython = ['python3', '/usr/bin/python3'].find(p => spawnSync(p, ['-c', 'import pandas'], {encoding: 'utf8'}).status === 0)
     const dir = join(RUNS, 'golden-iops')
     it('python3 csv.reader: one header, equal row widths, values as floats', function () {
       if (python.status !== 0) this.skip()
@@ -184,12 +185,12 @@ print(json.dumps(out))
       } finally { rmSync(tmp, {recursive: true, force: true}) }
     })
     it('pandas.read_csv: numeric dtypes, and the window averages by a groupby', function () {
-      if (!hasPandas) this.skip()
+      if (!pandasPython) this.skip()
       const tmp = mkdtempSync(join(tmpdir(), 'pts-csv-'))
       try {
         const r = results(dir)
         for (const f of csvFiles(r)) writeFileSync(join(tmp, `report${f.suffix}.csv`), f.text)
-        const py = spawnSync('python3', ['-c', `
+        const py = spawnSync(pandasPython!, ['-c', `
 import json, sys
 import pandas as pd
 df = pd.read_csv(sys.argv[1] + '/report.csv')
