@@ -21,7 +21,7 @@
  *     each side runs the WIPC job and then the point, back to back, with the same seed (1000, the
  *     same for every pair of a target) and the same job text: the fio side takes its jobs from
  *     one `pts plan --json` with the same flags as the `pts run`s, and
- *     the job pts stored in raw/ is compared (minus its exec_ hooks) with that text for every
+ *     the job pts stored in raw/ is compared (minus any exec_ hooks: jobs stored by older pts carry them) with that text for every
  *     pair. Pairs are added until the 95 % confidence interval of the median pair ratio pts/fio
  *     has a half-width <= BENCH_CI_HALF_PCT (2 %) of the median, or the pair cap is hit; whether
  *     the goal was reached is printed. The CI is distribution-free: sorted ratios r(1) <= ... <=

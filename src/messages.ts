@@ -75,6 +75,11 @@ export const usage = {
   noWipcPhase: (test: string): Msg => msg(`--wipc-multiple: the ${test} test has no WIPC phase`),
   noSteadyStateLoop: (test: string): Msg => msg(`--on-no-steady-state continue: the ${test} test has no steady-state loop`),
   testsOnlyForAll: (command: 'run' | 'plan'): Msg => msg(`--tests applies to pts ${command} all`),
+  metadataEmpty: (flag: string, example: string): Msg =>
+    msg(`--${flag}: expected text, got an empty value`, `leave out --${flag}, or give it a value such as --${flag} "${example}"`),
+  metadataControlCharacters: (flag: string): Msg => msg(`--${flag}: control characters are not allowed`),
+  metadataTooLong: (flag: string, length: number, max: number): Msg =>
+    msg(`--${flag}: ${length} characters, at most ${max} (it is printed in the header of every report page)`, 'shorten it; longer notes belong in a file beside the run'),
   /** oclif's own parse errors (unknown flag, bad option value, missing argument), on one line. */
   parseError: (oclifMessage: string, command: string | undefined): Msg =>
     msg(oclifMessage.replace(/See more help with --help/, '').split('\n').map(l => l.trim()).filter(Boolean).join(' '), `see: pts ${command ?? ''} --help`.replace(/\s+--help/, ' --help')),

@@ -3,6 +3,7 @@ import {Args, Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
 import * as M from '../messages.js'
 import {PROFILES, REVISIONS, TEST_IDS, type ProfileParams, type ProfileId, type Revision} from '../model/tests.js'
+import type {RunMetadata} from '../model/manifest.js'
 import {parseSizeBytes} from '../units.js'
 
 export const testArg = {
@@ -17,6 +18,31 @@ export const suiteFlags = {
 /** `pts run` and `pts resume`: sign manifest.json when the run ends. */
 export const signKeyFlag = {
   'sign-key': Flags.string({description: 'PEM private key (ed25519, EC or RSA): sign manifest.json, which lists the SHA-256 of every raw file and results.json, into manifest.sig when the run ends; check with pts audit --verify-key'}),
+}
+
+/** `pts run` (and `run all`, `demo`): what the report says about who tested what (stored in manifest.json). */
+export const metadataFlags = {
+  operator: Flags.string({description: 'who ran the test (a person, team or lab), for the report\'s "Tested By" (default: pts and the host name)'}),
+  vendor: Flags.string({description: 'vendor of the device under test, for the report\'s "Vendor" (default: what the device reports; NVMe drives often report none)'}),
+  notes: Flags.string({description: 'a short note for the report\'s Test Platform block (at most 300 characters), e.g. "FW 1.2 RC2, slot 3, 35 C ambient"'}),
+}
+
+const METADATA_LIMITS = {operator: 100, vendor: 100, notes: 300} as const
+
+/** --operator/--vendor/--notes -> the manifest's metadata (undefined when none is given), validated. */
+export function runMetadata(f: {operator?: string; vendor?: string; notes?: string}): RunMetadata | undefined {
+  const out: RunMetadata = {}
+  for (const k of ['operator', 'vendor', 'notes'] as const) {
+    const v = f[k]
+    if (v === undefined) continue
+    const t = v.trim().replace(/\s+/g, ' ')
+    if (t === '') throw new UsageError(M.usage.metadataEmpty(k, k === 'notes' ? 'FW 1.2 RC2' : 'ACME Labs'))
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(v.replace(/[\t\n\r]/g, ' '))) throw new UsageError(M.usage.metadataControlCharacters(k))
+    if (t.length > METADATA_LIMITS[k]) throw new UsageError(M.usage.metadataTooLong(k, t.length, METADATA_LIMITS[k]))
+    out[k] = t
+  }
+  return Object.keys(out).length > 0 ? out : undefined
 }
 
 export const runFlags = {
@@ -74,6 +100,9 @@ export interface RunFlagValues extends FlagValues {
   'max-seconds'?: string
   'max-written'?: string
   'steady-state-exit'?: boolean
+  operator?: string
+  vendor?: string
+  notes?: string
 }
 
 export function parseSizeFlag(size: string | undefined): number | null {

@@ -38,9 +38,11 @@ export function planJobs(plan: ProgramPlan): Record<string, string> {
     const seed = stepSeed(plan.options.seed, pi, ph.kind === 'loop' ? 1 : 0, 0)
     if (ph.kind === 'wipc') jobs[ph.id] = programWipcJob(plan, ph, seed)
     if (ph.kind === 'loop') jobs[ph.id] = programJob(plan, {comment: `${ph.id} round 1 point 1/${ph.points.length}: ${ph.points[0].label}`, section: ph.points[0].id, workload: ph.points[0], seconds: ph.pointSeconds, seed})
-    if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
-    if (ph.kind === 'series') jobs[ph.id] = programJob(plan, {comment: `${ph.id} sample 1`, section: ph.id, workload: ph.workload, seconds: ph.sampleSeconds, seed})
-    if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: 0, seed, bursts: {burstSeconds: ph.burstSeconds, idleSeconds: ph.idleSeconds, repeats: ph.repeats, logAvgMsec: ph.logAvgMsec, iopsLogPrefix: '<run>/raw/bursts'}})
+    // the comments are the run's (runner/run.ts), so that each text is byte-equal to the job the run stores
+    const w = 'workload' in ph ? ph.workload : null
+    if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}: ${w!.label} TC ${w!.threadCount}/QD ${w!.queueDepth}, response-time histogram`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
+    if (ph.kind === 'series') jobs[ph.id] = programJob(plan, {comment: `${ph.id} sample 1/${ph.maxSamples}: ${w!.label} TC ${w!.threadCount}/QD ${w!.queueDepth}`, section: ph.id, workload: ph.workload, seconds: ph.sampleSeconds, seed})
+    if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: `${ph.id}: Wait State ${ph.waitState}`, section: ph.id, workload: ph.workload, seconds: 0, seed, bursts: {burstSeconds: ph.burstSeconds, idleSeconds: ph.idleSeconds, repeats: ph.repeats, logAvgMsec: ph.logAvgMsec, iopsLogPrefix: 'bursts'}})
   })
   return jobs
 }

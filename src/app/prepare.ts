@@ -9,7 +9,8 @@ import type {TargetInfo} from '../plan/target.js'
 import {expandProgram, type ProgramOptions, type ProgramPlan} from '../plan/expand.js'
 import type {ProgramSpec} from '../model/definition.js'
 import {parseSizeBytes} from '../units.js'
-import {commonOptions, num, parseSizeFlag, timeScaleOf, type RunFlagValues} from './flags.js'
+import {commonOptions, num, parseSizeFlag, runMetadata, timeScaleOf, type RunFlagValues} from './flags.js'
+import type {RunMetadata} from '../model/manifest.js'
 
 export interface Prepared {
   plan: ProgramPlan
@@ -18,6 +19,8 @@ export interface Prepared {
   purge: PurgeChoice | null
   /** Why the safety gate would refuse (empty = would proceed). */
   refusals: string[]
+  /** --operator, --vendor, --notes (stored in the manifest, shown in the report). */
+  metadata?: RunMetadata
 }
 
 export const PURGE_REQUESTS = ['auto', ...PURGE_METHODS] as const
@@ -84,6 +87,7 @@ export function planFor(spec: ProgramSpec, options: ProgramOptions, target: Reso
 
 export function prepare(test: string, flags: RunFlagValues): Prepared {
   const spec = loadProgramSpec(test, flags.revision)
+  const metadata = runMetadata(flags)
   const options = runOptions(flags, spec, randomInt(1, 2 ** 31))
   const parsed = parseTarget(flags.device)
   const sizeBytes = parseSizeFlag(flags.size)
@@ -94,5 +98,5 @@ export function prepare(test: string, flags: RunFlagValues): Prepared {
   const gate = refusals(target, flags['yes-destroy-data'])
   // A purge that cannot be done stops the run before anything is written.
   if (purge?.refused) gate.push(`purge: ${purge.refused}`)
-  return {plan, target, purge, refusals: gate}
+  return {plan, target, purge, refusals: gate, ...(metadata ? {metadata} : {})}
 }

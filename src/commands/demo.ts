@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
-import {defaultRunDir} from '../app/flags.js'
+import {defaultRunDir, metadataFlags} from '../app/flags.js'
 import type {RunSummary} from '../app/execute.js'
 
 /** What `pts demo --json` prints: the summary of the IOPS run it made, with its report. */
@@ -16,6 +16,7 @@ export default class Demo extends BaseCommand {
     'point-seconds': Flags.string({description: 'seconds per test point', default: '1'}),
     'max-rounds': Flags.string({description: 'round limit', default: '6'}),
     out: Flags.string({char: 'o', description: 'run directory (default: reports/demo/<timestamp>-iops-demo)'}),
+    ...metadataFlags,
   }
 
   async run(): Promise<DemoJson> {
@@ -26,6 +27,7 @@ export default class Demo extends BaseCommand {
     const prepared = prepare('iops', {
       device, size: '1GiB', revision: '2.0.2', 'point-seconds': flags['point-seconds'], 'max-rounds': flags['max-rounds'],
       'on-no-steady-state': 'stop', ioengine: 'libaio', 'yes-destroy-data': DEMO_TARGET,
+      operator: flags.operator, vendor: flags.vendor, notes: flags.notes,
     })
     const runDir = flags.out ?? defaultRunDir(new Date(), 'iops', 'demo').replace(/^reports\//, 'reports/demo/')
     const summary = await execute(prepared, runDir, ['pts', 'demo', ...this.argv], false)

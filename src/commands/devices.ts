@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import type {DeviceInfo} from '../device/discover.js'
+import {pcieLinkText} from '../device/parse-sysfs.js'
 
 /** What `pts devices --json` prints: every block device found, with its safety verdict. */
 export type DevicesJson = DeviceInfo[]
@@ -12,6 +13,12 @@ function wcText(d: DeviceInfo): string {
   return `${dev}${d.writeCache.sysfs ? ` (kernel: ${d.writeCache.sysfs})` : ''}`
 }
 
+function platformText(d: DeviceInfo): string {
+  const p = d.platform
+  const link = p.pcie ? `${p.linkOf === 'host adapter' ? 'host adapter ' : ''}PCIe ${pcieLinkText(p.pcie)} (${p.pcie.pciAddress})` : 'PCIe link not available'
+  return `${link}   NUMA node ${p.numaNode ?? 'not available'}   I/O scheduler ${p.ioScheduler ?? 'not available'}`
+}
+
 export function devicesText(devs: DeviceInfo[]): string {
   if (devs.length === 0) return 'No block devices found.'
   const lines: string[] = []
@@ -19,6 +26,7 @@ export function devicesText(devs: DeviceInfo[]): string {
     lines.push(`${d.path}  ${d.model ?? '?'}  serial ${d.serial ?? 'none'}  firmware ${d.firmware ?? '?'}`)
     lines.push(`  capacity   ${d.capacityGB.toFixed(2)} GB (${d.capacityBytes} bytes)   interface ${d.interface}   sectors ${d.logicalSectorBytes ?? '?'}/${d.physicalSectorBytes ?? '?'} B (logical/physical)   rotational ${yn(d.rotational)}`)
     lines.push(`  write cache ${wcText(d)}${d.writeCache.note ? ` - ${d.writeCache.note}` : ''}`)
+    lines.push(`  platform   ${platformText(d)}`)
     lines.push(`  purge      ${d.purgeMethods.join(', ')}`)
     if (d.children.length > 0) lines.push(`  children   ${d.children.map(c => `${c.path} (${c.type}${c.fstype ? `, ${c.fstype}` : ''}${c.mountpoints.length ? ` on ${c.mountpoints.join(',')}` : ''})`).join('; ')}`)
     lines.push(`  verdict    ${d.safety.proceed ? 'may be used (destruction still needs --yes-destroy-data <serial or path>)' : 'REFUSED'}`)

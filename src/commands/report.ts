@@ -16,12 +16,17 @@ export default class Report extends BaseCommand {
   static summary = 'Render the SNIA-format report of a stored run (PDF, HTML, CSV, JSON model).'
   static description = `Builds the report only from the run directory (manifest.json, results.json, raw/): a first summary page, the SNIA report pages (steady-state convergence, measurement window, one close-up with the determination data per tracking variable, tabular data, 2D plot, block size x R/W mix matrix) and an appendix that lists every raw file with its SHA-256. Every page carries the SNIA header; a non-compliant run or one without steady state says so on every page.
 
-Outputs, written atomically into the run directory unless --out is given: report.pdf (A4, fonts embedded, printed by Chromium with no network), report.html (one self-contained file), report.csv (one row per round, R/W mix and block size, then the window averages) and report-model.json (the report model).
+Outputs, written atomically into the run directory unless --out is given: report.pdf (A4, fonts embedded, printed by Chromium with no network), report.html (one self-contained file), report.csv, report-windows.csv and report-histograms.csv (CSV, one table per file, see below) and report-model.json (the report model).
+
+CSV (RFC 4180: one header row, CRLF, quoted where needed; numbers as plain decimals; an empty field is "not applicable"; bandwidth in decimal MB/s, latency in ms):
+- report.csv: one row per measurement, in run order: run_id, test, phase, phase_kind, step (point, pre-round, wipc, sample, bursts, burst, histogram, max-pre-write, ...), round, in_window (the round is in the measurement window), point_index, point, label, sample, read_pct, block_size_bytes (empty for block-size mixes), tc, qd, metric (iops, read_iops, write_iops, bw, read_bw, write_bw, lat_mean, lat_max, lat_p99999, lat_percentile_ios, ios, read_bytes, write_bytes, runtime, ...), value, unit, started_at, raw_file (the raw file it came from: the fio JSON output, the IOPS log for HIR bursts). pandas: pd.read_csv('report.csv').
+- report-windows.csv: per loop phase and test point, the measurement-window averages the report's tables show (verdict, window rounds, IOPS, MB/s, ms).
+- report-histograms.csv: response-time histograms (LAT, CBW/ECW, DIRTH), one row per latency bin (upper bound in ms, IO count).
 
 Exit codes: 3 results.json or manifest.json fails its schema; 7 the report cannot be rendered (e.g. Chromium missing: apt-get install -y chromium, or set CHROMIUM_PATH); 8 run directory missing or incomplete, or the run is still in progress.`
   static examples = [
     {description: 'Write report.pdf and report.html into the run directory', command: '<%= config.bin %> report reports/20261201-013109-iops-nvme1n1'},
-    {description: 'Every format, the PDF to a chosen file (the others beside it: acme-iops.html, .csv, .json)', command: '<%= config.bin %> report reports/<run> --format pdf,html,csv,json --out /tmp/acme-iops.pdf'},
+    {description: 'Every format, the PDF to a chosen file (the others beside it: acme-iops.html, acme-iops.csv, acme-iops-windows.csv, acme-iops-histograms.csv, acme-iops.json)', command: '<%= config.bin %> report reports/<run> --format pdf,html,csv,json --out /tmp/acme-iops.pdf'},
     {description: 'Only the CSV, into a directory', command: '<%= config.bin %> report reports/<run> --format csv --out /tmp/exports'},
   ]
   static args = {

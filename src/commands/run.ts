@@ -1,5 +1,5 @@
 import {BaseCommand} from '../app/base-command.js'
-import {defaultRunDir, runFlags, signKeyFlag, testArg} from '../app/flags.js'
+import {defaultRunDir, metadataFlags, runFlags, signKeyFlag, testArg} from '../app/flags.js'
 import {suiteFlags} from '../app/flags.js'
 import {EXIT, UsageError} from '../errors.js'
 import * as M from '../messages.js'
@@ -13,6 +13,8 @@ export default class Run extends BaseCommand {
   static summary = 'Run a PTS test (iops, tp, lat, wsat, hir, xsr, cbw, ecw, dirth) or the whole suite (all) against a block device or a file.'
   static description = `Runs the phases of the test's definition in specs/<revision>/<test>.json: purge, WIPC (SEQ writes of 2x the PC ActiveRange, or --wipc-multiple), steady-state loops (rounds in the spec's loop order until the criteria hold in a 5-round window or the round limit is reached; IOPS: R/W mix x block size), per-minute series, HIR wait states, CBW/DIRTH operating points with response-time histograms; pts plan <test> prints them with the timeline. "all" runs every test the revision defines (or --tests tp,lat,...) in the spec's order, each from its own purge, each in its own directory under the suite directory, and writes suite.pdf: a contents page and every test's report. Writes manifest.json, results.json (after every test point) and raw/ (every fio job and JSON output) into the run directory, and ends by rendering report.pdf and report.html from those files (if only the report fails, the exit code is 7 and "pts report <run-dir>" renders it again). Progress goes to stderr.
 
+--operator, --vendor and --notes are stored in manifest.json and printed in every report page's header ("Tested By", "Vendor", and the Test Platform block); with "all" they apply to every test of the suite. The header also shows what discovery found of the platform: the PCIe link (speed and width) of an NVMe drive, or a SATA/SAS drive's host adapter, the NUMA node, the I/O scheduler and the sector sizes ("not available" where the target has none, e.g. a file or loop device).
+
 A block device is written only when it is not mounted, not swap, holds no partitions, has no holders, and --yes-destroy-data names its serial or path. A file: target is always non-compliant.
 
 When the run ends (also when it fails or is interrupted), manifest.json lists the SHA-256 of results.json and of every raw file; with --sign-key it is also signed (manifest.sig). pts audit checks both.`
@@ -22,10 +24,11 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
     '<%= config.bin %> run tp --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456',
     '<%= config.bin %> run dirth --device /dev/nvme1n1 --workload oltp --ceiling-ms 5 --yes-destroy-data S3EVNX0K123456',
     '<%= config.bin %> run all --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456',
+    '<%= config.bin %> run iops --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456 --operator "ACME Labs, J. Doe" --vendor ACME --notes "FW 1.2 RC2, slot 3"',
     '<%= config.bin %> run all --tests tp,lat,wsat --device file:/scratch/pts.img --size 4GiB --point-seconds 1 --max-rounds 5 --time-scale 0.001',
   ]
   static args = testArg
-  static flags = {...runFlags, ...suiteFlags, ...signKeyFlag}
+  static flags = {...runFlags, ...metadataFlags, ...suiteFlags, ...signKeyFlag}
 
   async run(): Promise<RunJson> {
     const {loadSigningKey} = await import('../store/integrity.js')

@@ -5,7 +5,9 @@
  * partitions appear as children of their disk.
  */
 import {runTool, whichPath, type ToolOutput} from '../proc.js'
-import {readdirSync, readFileSync, realpathSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, realpathSync} from 'node:fs'
+import {dirname} from 'node:path'
+import {parsePlatform, SYSFS_CHAIN_ATTRS, SYSFS_QUEUE_ATTRS, type PlatformFacts, type SysfsSnapshot} from './parse-sysfs.js'
 import {descendants, parseLsblk, type LsblkNode} from './parse-lsblk.js'
 import {parseNvmeIdCtrl, type NvmeIdCtrl} from './parse-nvme.js'
 import {parseHdparmIdentify, type HdparmIdentify} from './parse-ata.js'
@@ -45,6 +47,8 @@ export interface DeviceInfo {
     settable: boolean
     note: string | null
   }
+  /** PCIe link, NUMA node, I/O scheduler and sector sizes from sysfs (parse-sysfs.ts). */
+  platform: PlatformFacts
   children: DeviceChild[]
   signatures: string[]
   nvme: NvmeIdCtrl | null
@@ -77,6 +81,28 @@ function run(argv: string[], timeoutMs = 15_000): ToolOutput {
 
 function sysfs(name: string, rel: string): string | null {
   try { return readFileSync(`/sys/class/block/${name}/${rel}`, 'utf8').trim() } catch { return null }
+}
+
+/**
+ * What sysfs says of a block device's place in the platform (I/O, read only): its queue's
+ * scheduler and sector sizes (a partition: its disk's) and, for every node from its device up
+ * to /sys/devices, the PCI attributes it has. parsePlatform (parse-sysfs.ts) reads the facts from it.
+ */
+export function readSysfsSnapshot(name: string): SysfsSnapshot {
+  const read = (p: string): string | undefined => { try { return readFileSync(p, 'utf8') } catch { return undefined } }
+  const blockPath = real(`/sys/class/block/${name}`)
+  const disk = !existsSync(`${blockPath}/queue`) && existsSync(`${dirname(blockPath)}/queue`) ? dirname(blockPath) : blockPath
+  const queue: Record<string, string> = {}
+  for (const f of SYSFS_QUEUE_ATTRS) { const t = read(`${disk}/queue/${f}`); if (t !== undefined) queue[f] = t }
+  const chain: SysfsSnapshot['chain'] = []
+  let dev = existsSync(`${disk}/device`) ? real(`${disk}/device`) : null
+  while (dev && dev.startsWith('/sys/devices/')) {
+    const attrs: Record<string, string> = {}
+    for (const a of SYSFS_CHAIN_ATTRS) { const t = read(`${dev}/${a}`); if (t !== undefined) attrs[a] = t }
+    chain.push({path: dev, attrs})
+    dev = dirname(dev)
+  }
+  return {name, blockPath, queue, chain}
 }
 
 function real(p: string): string {
@@ -225,6 +251,7 @@ function describe(n: LsblkNode, tools: Record<string, boolean>, opts: SafetyOpti
   // Since Linux 4.12 discard_zeroes_data always reads 0 (deprecated): 0 is "not reported", not "no".
   const discardZeroes = dz === '1' || n.discardZeroes === true ? true : null
 
+  const platform = parsePlatform(readSysfsSnapshot(name))
   const facts = safetyFactsOf(n, {swaps: ctx.swaps, mounts: ctx.mounts, holders, signatures})
   const safety = safetyVerdict(facts, opts)
 
@@ -256,11 +283,12 @@ function describe(n: LsblkNode, tools: Record<string, boolean>, opts: SafetyOpti
     path: n.path, name: n.name, type: n.type, model, vendor: n.vendor, serial, firmware,
     capacityBytes, capacityGB: Math.round(capacityBytes / 1e7) / 100,
     interface: iface,
-    logicalSectorBytes: n.logicalSectorBytes ?? ata?.logicalSectorBytes ?? null,
-    physicalSectorBytes: n.physicalSectorBytes ?? ata?.physicalSectorBytes ?? null,
+    logicalSectorBytes: n.logicalSectorBytes ?? platform.logicalSectorBytes ?? ata?.logicalSectorBytes ?? null,
+    physicalSectorBytes: n.physicalSectorBytes ?? platform.physicalSectorBytes ?? ata?.physicalSectorBytes ?? null,
     rotational: ata?.rotational ?? s?.rotational ?? n.rotational,
     discard, discardZeroes,
     writeCache: wc,
+    platform,
     children: descendants(n).map(c => ({path: c.path, type: c.type, fstype: c.fstype, mountpoints: c.mountpoints, sizeBytes: c.sizeBytes})),
     signatures,
     nvme, ata, scsi, smart,

@@ -9,6 +9,7 @@ import * as M from '../messages.js'
 import type {DeviceIdentity} from '../model/manifest.js'
 import {confirms, type BlockFacts, type SafetyOptions} from './safety.js'
 import {discoverDevice, which, type DeviceInfo} from './discover.js'
+import {pcieLinkText, type PlatformFacts} from './parse-sysfs.js'
 
 export interface ParsedTarget {
   kind: 'file' | 'block'
@@ -76,8 +77,24 @@ export function resolveTarget(t: ParsedTarget, sizeBytes: number | null, opts: S
       logicalSectorBytes: info.logicalSectorBytes ?? 512, physicalSectorBytes: info.physicalSectorBytes ?? info.logicalSectorBytes ?? 512,
       rotational: info.rotational,
       writeCache: info.writeCache.enabled === null ? (info.writeCache.sysfs ?? 'unknown') : info.writeCache.enabled ? 'enabled' : 'disabled',
+      ...platformIdentity(info.platform),
     },
   }
+}
+
+/** The identity fields of the platform facts: only those the target has (absent = not available). */
+export function platformIdentity(p: PlatformFacts): Partial<DeviceIdentity> {
+  const out: Partial<DeviceIdentity> = {}
+  if (p.pcie && p.linkOf === 'device') {
+    if (p.pcie.speed !== null) out.pcieLinkSpeed = p.pcie.speed
+    if (p.pcie.width !== null) out.pcieLinkWidth = p.pcie.width
+    if (p.pcie.maxSpeed !== null) out.pcieMaxLinkSpeed = p.pcie.maxSpeed
+    if (p.pcie.maxWidth !== null) out.pcieMaxLinkWidth = p.pcie.maxWidth
+  }
+  if (p.pcie && p.linkOf === 'host adapter') out.hostAdapterPcieLink = `${pcieLinkText(p.pcie)} (${p.pcie.pciAddress})`
+  if (p.numaNode !== null) out.numaNode = p.numaNode
+  if (p.ioScheduler !== null) out.ioScheduler = p.ioScheduler
+  return out
 }
 
 /** The safety verdict: reasons to refuse (empty = may proceed). Pure given the facts. */

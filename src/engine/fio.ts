@@ -15,7 +15,7 @@ import * as M from '../messages.js'
 import {killFio, killFioSync, whichPath} from '../proc.js'
 import type {ExecHooks} from './jobfile.js'
 
-const GATE_SCRIPT = `#!/bin/sh
+export const GATE_SCRIPT = `#!/bin/sh
 # pts fio gate. wait GATE TS: block until GATE is unlocked, then log the I/O start time.
 # done TS PIDFILE N: log the I/O end time; when all N threads of the job are done, release the
 # next point (kill its gate holder).
@@ -25,6 +25,42 @@ done) date +%s%N >> "$2"
   if [ -s "$3" ] && [ "$(wc -l < "$2")" -ge "$4" ]; then kill -9 "$(cat "$3")" 2>/dev/null; fi; true ;;
 esac
 `
+
+/** Where a run stores how fio ran its jobs (the hooks the stored job files leave out). */
+export const GATE_NOTE = 'raw/fio-gate.txt'
+
+/**
+ * raw/fio-gate.txt: the two hook lines pts adds to every job section when it starts fio, and the
+ * gate script they call. The stored job files (raw/**.fio) are the workload without these lines;
+ * each fio JSON output lists the exact hooks of its job under "job options".
+ */
+export function gateNote(): string {
+  return [
+    '# How pts ran the fio jobs of this run',
+    '#',
+    '# Each job file under raw/ (*.fio) is the workload exactly as fio ran it, without two lines',
+    '# that pts added at the end of every job section (the job\'s [name] section) when it started fio:',
+    '#',
+    '#   exec_prerun=<gate>/gate.sh wait <gate>/gate-<N> <gate>/ts-<N>-start',
+    '#   exec_postrun=<gate>/gate.sh done <gate>/ts-<N>-end <gate>/hold-<N+1>.pid|- <threads>',
+    '#',
+    '# <gate> is a temporary folder (pts-gate-*, removed when the run ends), <N> the job\'s place in',
+    '# the run, <threads> its thread count (numjobs). The hooks do no I/O: the prerun hook waits',
+    '# until the previous step has ended (so steps follow each other with no idle gap) and records',
+    '# the wall-clock start of the job\'s I/O; the postrun hook records its end and releases the next',
+    '# step. Those times are results.json startNs/endNs. The exact hook lines of each job are in its',
+    '# JSON output (raw/**.json, "job options": exec_prerun, exec_postrun). fio ran each job with',
+    '# --output-format=json (json+ for histogram steps) in the <gate> folder.',
+    '#',
+    '# To repeat a step: fio <job>.fio (it writes to the target named in filename=).',
+    '# Job files written by pts versions before this file existed carry the two lines themselves;',
+    '# delete them (or grep -v \'^exec_\') before running such a job with plain fio.',
+    '#',
+    '# gate.sh:',
+    ...GATE_SCRIPT.trimEnd().split('\n').map(l => `#   ${l}`),
+    '',
+  ].join('\n')
+}
 
 export function findFio(): {path: string; version: string} {
   const path = process.env.PTS_FIO ?? whichPath('fio')
@@ -81,6 +117,11 @@ export class FioEngine {
     return join(this.gateDir, name)
   }
 
+  /** A file a job wrote with a relative name (fio's working directory is the gate folder). */
+  jobFile(name: string): string {
+    return this.p(name)
+  }
+
   /** Hooks for job `seq`; `releaseNext` makes its end release job seq+1 directly. */
   hooks(seq: number, releaseNext: boolean, threads: number): ExecHooks {
     return {
@@ -108,11 +149,16 @@ export class FioEngine {
   }
 
   /**
-   * Start fio on `jobPath` (already written, with this.hooks(seq, ...)). With gated=true the job
-   * sets up and then waits until release() or the previous job's postrun. A file the job writes
-   * beside its output (an IOPS log) must be named in the job text with an absolute path.
+   * Start fio on `jobText` (the workload with this.hooks(seq, ...) in it). The text fio runs is
+   * written into the gate folder (job-<seq>.fio), never into the run directory: the run stores the
+   * workload without the hooks, so that plain fio can re-run it (digest Part A 11). With
+   * gated=true the job sets up and then waits until release() or the previous job's postrun. fio
+   * runs in the gate folder: a file the job writes with a relative name (an IOPS log) lands
+   * there (jobFile(name) is its path).
    */
-  async start(seq: number, jobPath: string, jsonPath: string, gated: boolean, format: 'json' | 'json+' = 'json'): Promise<StartedJob> {
+  async start(seq: number, jobText: string, jsonPath: string, gated: boolean, format: 'json' | 'json+' = 'json'): Promise<StartedJob> {
+    const jobPath = this.p(`job-${seq}.fio`)
+    writeFileSync(jobPath, jobText)
     const holder = gated ? await this.hold(seq) : null
     const partialJsonPath = `${jsonPath}.partial`
     rmSync(partialJsonPath, {force: true})

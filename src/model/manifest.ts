@@ -21,6 +21,34 @@ export interface DeviceIdentity {
   physicalSectorBytes: number
   rotational: boolean | null
   writeCache: string
+  /**
+   * PCIe link of the device's own controller (NVMe), as sysfs prints current_link_speed (e.g.
+   * "8.0 GT/s PCIe"). Absent when the target has none (a file, a loop or virtio device; a SATA/SAS
+   * drive: see hostAdapterPcieLink) and in runs of older versions.
+   */
+  pcieLinkSpeed?: string
+  /** Lanes of that link (current_link_width). @integer @minimum 1 */
+  pcieLinkWidth?: number
+  /** What the link can do (max_link_speed), when sysfs says. */
+  pcieMaxLinkSpeed?: string
+  /** @integer @minimum 1 */
+  pcieMaxLinkWidth?: number
+  /** A drive behind a host adapter (SATA, SAS, USB): the adapter's PCIe link, e.g. "8.0 GT/s PCIe x8 (0000:00:17.0)". */
+  hostAdapterPcieLink?: string
+  /** NUMA node of the device (numa_node of its PCI function); absent when the platform reports none (-1). @integer @minimum 0 */
+  numaNode?: number
+  /** The active I/O scheduler of the device's queue (queue/scheduler, e.g. "none", "mq-deadline"). */
+  ioScheduler?: string
+}
+
+/** What the operator tells the report (pts run --operator, --vendor, --notes). */
+export interface RunMetadata {
+  /** Who ran the test: the report's "Tested By". @minLength 1 */
+  operator?: string
+  /** Vendor of the device under test, for the report (the device often reports none). @minLength 1 */
+  vendor?: string
+  /** A short note for the report's Test Platform block. @minLength 1 */
+  notes?: string
 }
 
 export interface RunManifest {
@@ -60,6 +88,8 @@ export interface RunManifest {
     sizeBytes: number
     identity: DeviceIdentity
   }
+  /** The operator's report metadata; absent when none was given and in runs of older versions. */
+  metadata?: RunMetadata
   compliance: {compliant: boolean; reasons: string[]}
   deviations: string[]
   events: Array<{

@@ -1,5 +1,6 @@
 /**
- * renderReport: a stored run directory -> report.pdf / report.html / report.csv / report-model.json.
+ * renderReport: a stored run directory -> report.pdf / report.html / report.csv (with
+ * report-windows.csv and report-histograms.csv) / report-model.json.
  * Everything is built from the files of the run (load.ts), never from a live run. Each output is
  * written atomically (temp name in the same directory, fsync, rename), so a failure leaves no
  * half-written report behind.
@@ -11,7 +12,7 @@ import * as M from '../messages.js'
 import {writeFileAtomic} from '../store/atomic.js'
 import {loadRun} from './load.js'
 import {buildProgramReportModel} from './model.js'
-import {programCsv} from './csv.js'
+import {csvFiles} from './csv.js'
 import {PROGRAM_PAGE_BUILDERS} from './pages/index.js'
 import type {RenderableModel} from './html.js'
 import type {TopLevelSpec} from 'vega-lite'
@@ -51,6 +52,11 @@ export function documentPaths<F extends string>(names: Record<F, string>, format
   }
   for (const f of formats) paths[f] = join(target, names[f])
   return paths
+}
+
+/** report.csv -> report-windows.csv (the suffix before the extension). */
+export function csvSibling(csvPath: string, suffix: string): string {
+  return suffix === '' ? csvPath : join(dirname(csvPath), `${basename(csvPath, extname(csvPath))}${suffix}${extname(csvPath) || '.csv'}`)
 }
 
 /** Write one output atomically; a failure is a report error (exit 7) naming the file. */
@@ -106,12 +112,19 @@ export async function renderCharts(specs: Record<string, TopLevelSpec>): Promise
  * The shared tail of every report: JSON model and CSV, then (when asked) charts -> SVG ->
  * HTML through the templates -> PDF through Chromium, each file written atomically.
  */
-async function writeReport(paths: Partial<Record<ReportFormat, string>>, model: RenderableModel, csv: () => string, specs: () => Promise<Record<string, TopLevelSpec>>): Promise<string[]> {
+async function writeReport(paths: Partial<Record<ReportFormat, string>>, model: RenderableModel, csv: () => ReturnType<typeof csvFiles>, specs: () => Promise<Record<string, TopLevelSpec>>): Promise<string[]> {
   prepareOutputDirs(paths)
   if (paths.pdf) await assertChromium()
   const files: string[] = []
   if (paths.json) { writeOut(paths.json, JSON.stringify(model, null, 2) + '\n'); files.push(paths.json) }
-  if (paths.csv) { writeOut(paths.csv, csv()); files.push(paths.csv) }
+  if (paths.csv) {
+    // report.csv and its sibling tables (report-windows.csv, report-histograms.csv), one table per file
+    for (const f of csv()) {
+      const path = csvSibling(paths.csv, f.suffix)
+      writeOut(path, f.text)
+      files.push(path)
+    }
+  }
   if (!paths.html && !paths.pdf) return files
   // Heavy modules (vega, handlebars, puppeteer) load only when a document is rendered.
   const [{renderHtml}, {loadTemplates}] = await Promise.all([import('./html.js'), import('./templates.js')])
@@ -142,6 +155,6 @@ export async function renderReport(runDir: string, opts: RenderOptions): Promise
   const builder = PROGRAM_PAGE_BUILDERS[run.results.test]
   if (!builder) throw new RunDirError(M.runDir.noReportPages(run.results.test))
   const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt}, builder)
-  const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => programCsv(run.results), async () => model.charts)
+  const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => csvFiles(run.results), async () => model.charts)
   return run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files}
 }

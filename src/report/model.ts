@@ -16,7 +16,7 @@ import type {PhaseResult, ProgramResults} from '../model/results.js'
 import {formatBytes} from '../units.js'
 import {plainStoredNote, plainStoredText, sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 import {fmtInstant} from './format.js'
-import {appendixDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from './page-kit.js'
+import {appendixDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, testedBy, vendorOf, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from './page-kit.js'
 
 export interface ProgramReportInput {
   manifest: RunManifest
@@ -119,9 +119,9 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     subtitle: section.subtitle,
     revision: revisionLabel(r.revision),
     profile: cap(r.profile),
-    vendor: none(id.vendor),
+    vendor: vendorOf(m),
     model: none(id.model),
-    testedBy: `pts ${m.tool.version} on ${m.host.hostname}`,
+    testedBy: testedBy(m),
     platform: platformKV(m, p.ioengine),
     device: deviceKV(m, p.writeCacheRequired, purges.length === 0 ? 'none' : [...new Set(purges.map(x => `${x.method} (${x.status})`))].join(', ')),
     setup: [{label: 'Data Pattern', value: 'RND'}, {label: 'ActiveRange', value: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`}, ...section.setup],

@@ -157,28 +157,59 @@ export const APPENDIX_ROWS_PER_PAGE = 64
 
 const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
 
+const NOT_AVAILABLE = 'not available'
+
 /** Test Platform column of the SNIA header (digest B §6.1), shared by every test's report. */
 export function platformKV(m: RunManifest, ioengine: string): KV[] {
+  const id = m.target.identity
   return [
     {label: 'Host', value: m.host.hostname},
     {label: 'CPU', value: `${m.host.cpu} (${m.host.cores} cores)`},
     {label: 'Memory', value: formatBytes(m.host.memoryBytes)},
     {label: 'OS', value: m.host.os},
     {label: 'Kernel', value: `${m.host.kernel} (${m.host.arch})`},
+    {label: 'NUMA node', value: id.numaNode === undefined ? NOT_AVAILABLE : String(id.numaNode)},
+    {label: 'I/O scheduler', value: id.ioScheduler ?? NOT_AVAILABLE},
     {label: 'Test SW', value: `pts ${m.tool.version}; ${m.fio.version} (${ioengine})`},
+    ...(m.metadata?.notes ? [{label: 'Notes', value: m.metadata.notes}] : []),
   ]
+}
+
+/** "pts 0.1.0 on host", after the operator when one was given (--operator). */
+export function testedBy(m: RunManifest): string {
+  const tool = `pts ${m.tool.version} on ${m.host.hostname}`
+  return m.metadata?.operator ? `${m.metadata.operator} (${tool})` : tool
+}
+
+/** The device vendor: the operator's (--vendor) when given, else what the device reports. */
+export function vendorOf(m: RunManifest): string {
+  return m.metadata?.vendor ?? none(m.target.identity.vendor)
+}
+
+/** "8.0 GT/s PCIe x4" for an NVMe drive, the host adapter's link for a SATA/SAS drive, else not available. */
+export function pcieLinkValue(id: RunManifest['target']['identity']): string {
+  if (id.pcieLinkSpeed !== undefined || id.pcieLinkWidth !== undefined) {
+    const cur = [id.pcieLinkSpeed ?? 'speed unknown', id.pcieLinkWidth ? `x${id.pcieLinkWidth}` : null].filter(Boolean).join(' ')
+    const below = (id.pcieMaxLinkSpeed && id.pcieMaxLinkSpeed !== id.pcieLinkSpeed) || (id.pcieMaxLinkWidth && id.pcieMaxLinkWidth !== id.pcieLinkWidth)
+    return below ? `${cur} (max ${id.pcieMaxLinkSpeed ?? id.pcieLinkSpeed ?? 'speed unknown'}${id.pcieMaxLinkWidth ? ` x${id.pcieMaxLinkWidth}` : ''})` : cur
+  }
+  return id.hostAdapterPcieLink ? `${NOT_AVAILABLE} (${id.interface}); host adapter ${id.hostAdapterPcieLink}` : NOT_AVAILABLE
 }
 
 /** Device Under Test column of the SNIA header (digest B §6.1), shared by every test's report. */
 export function deviceKV(m: RunManifest, writeCacheRequired: string, purge: string): KV[] {
   const id = m.target.identity
+  const given = m.metadata?.vendor
+  const reported = id.vendor?.trim() || null
   return [
-    {label: 'Vendor', value: none(id.vendor)},
+    {label: 'Vendor', value: given ? (reported && reported.toLowerCase() !== given.toLowerCase() ? `${given} (the device reports "${reported}")` : given) : none(id.vendor)},
     {label: 'Model', value: none(id.model)},
     {label: 'S/N', value: none(id.serial)},
     {label: 'Firmware', value: none(id.firmware)},
     {label: 'Capacity', value: `${formatDecimalGB(id.capacityBytes)} (${fixed(id.capacityBytes, 0)} B)`},
     {label: 'Interface', value: `${id.interface} (${m.target.kind} ${m.target.path})`},
+    {label: 'PCIe link', value: pcieLinkValue(id)},
+    {label: 'Sector size', value: m.target.kind === 'file' ? `${NOT_AVAILABLE} (file target)` : `${id.logicalSectorBytes} B logical, ${id.physicalSectorBytes} B physical`},
     {label: 'Write cache', value: `${id.writeCache} (required: ${writeCacheRequired})`},
     {label: 'Purge', value: purge},
   ]

@@ -14,7 +14,8 @@ import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {EXIT, FioFailedError, FioOutputError, InterruptedError, PtsError} from '../errors.js'
 import * as M from '../messages.js'
-import {FioEngine, type StartedJob} from '../engine/fio.js'
+import {FioEngine, gateNote, GATE_NOTE, type StartedJob} from '../engine/fio.js'
+import {stripHooks} from '../engine/jobfile.js'
 import {parseFioJson, parseIopsLog, type ParsedFio} from '../engine/parse.js'
 import {type Measurement} from '../model/results.js'
 import type {ResolvedTarget} from '../device/target.js'
@@ -25,7 +26,7 @@ import {identityText} from './identity.js'
 import {applyWriteCache, openRun, recordInterruption, resumeHousekeeping, sealRun, stopOnSignals} from './session.js'
 import {removeSignature} from '../store/integrity.js'
 import {RunStore} from '../store/run-store.js'
-import type {RunManifest} from '../model/manifest.js'
+import type {RunManifest, RunMetadata} from '../model/manifest.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
 import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
@@ -46,6 +47,8 @@ export interface ProgramRunInputs {
   progress: Progress
   purge: PurgeChoice | null
   signKey?: KeyObject
+  /** The operator's report metadata (--operator, --vendor, --notes), stored in the manifest. */
+  metadata?: RunMetadata
   resume?: {manifest: RunManifest; results: ProgramResults
     /** Set aside everything measured and start again from the first phase (a clean, compliant run). */
     restartFromPurge: boolean
@@ -128,6 +131,7 @@ function initialManifest(inp: ProgramRunInputs): RunManifest {
     schemaVersion: 1, runId: inp.runId, test: plan.spec.id, revision: plan.spec.revision, profile: plan.options.profile, argv: inp.argv, cwd: process.cwd(),
     status: 'running', createdAt: iso(new Date()), finishedAt: null, pid: process.pid, tool: {name: 'pts', version: inp.toolVersion}, fio: inp.fio,
     node: process.version, host: inp.host, target: {kind: target.kind, path: target.path, sizeBytes: target.sizeBytes, identity: target.identity},
+    ...(inp.metadata ? {metadata: inp.metadata} : {}),
     compliance: {...plan.compliance, reasons: [...plan.compliance.reasons]}, deviations: [...plan.deviations], events: [], error: null,
   }
 }
@@ -184,6 +188,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   event('identity', identityText(inp.target))
 
   const engine = new FioEngine(inp.fio.path)
+  if (!existsSync(store.path(GATE_NOTE))) store.writeRaw(GATE_NOTE, gateNote())
   engine.onProcesses = p => lock.update(p)
   let seq = 0
   let restoreCache = () => {}
@@ -213,8 +218,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       const j = job(s)
       const hooks = engine.hooks(my, autoRelease(s), j.threads)
       store.ensureDir(dirname(j.rel))
-      store.writeRaw(`${j.rel}.fio`, j.text(hooks))
-      const started = await engine.start(my, store.path(`${j.rel}.fio`), store.path(`${j.rel}.json`), gated, j.format ?? 'json')
+      // fio runs the job with the gate hooks; the run stores it without them, byte for byte
+      // otherwise, so that plain `fio <job>` repeats the step (the hooks: raw/fio-gate.txt)
+      const ran = j.text(hooks)
+      store.writeRaw(`${j.rel}.fio`, stripHooks(ran))
+      const started = await engine.start(my, ran, store.path(`${j.rel}.json`), gated, j.format ?? 'json')
       live.add(started)
       void started.exited.then(() => live.delete(started))
       return {step: s, job: started, rel: j.rel}
@@ -427,7 +435,9 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
 
       if (phase.kind === 'bursts' && res.kind === 'bursts') {
         const w = phase.workload
-        const logPrefix = store.path(`${base}/bursts`)
+        // relative: fio writes the log into its working directory (the gate folder), so that a
+        // replay of the stored job with plain fio never overwrites the run's stored log
+        const logPrefix = 'bursts'
         progress.update({phase: `${phase.id}: ${phase.title}: ${phase.repeats} x (${formatDuration(phase.burstSeconds)} writes + ${formatDuration(phase.idleSeconds)} idle)`, etaSec: whole}, true)
         await pipeline({kind: 'single'}, () => null, () => false,
           () => ({rel: `${base}/bursts`, threads: w.threadCount,
@@ -436,6 +446,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
           (_s, m, _parsed, t, rel) => {
             res.job = stepResult(0, 'bursts', w, m, t, stepSeed(plan.options.seed, pi, 0, 0), rel)
             const logRel = `${base}/bursts_iops.log`
+            const written = engine.jobFile(`${logPrefix}_iops.log`)
+            if (existsSync(written)) { store.writeRaw(logRel, readFileSync(written, 'utf8')); rmSync(written, {force: true}) }
             res.log = existsSync(store.path(logRel)) ? logRel : null
             res.bursts = res.log ? burstIops(parseIopsLog(readFileSync(store.path(logRel), 'utf8')), phase.idleSeconds, phase.logAvgMsec) : []
             return 'stop'

@@ -8,7 +8,7 @@ import {fitFormula, fmtIops, fmtMBps, fmtMs} from '../../src/report/format.js'
 import {loadRun} from '../../src/report/load.js'
 import {APPENDIX_ROWS_PER_PAGE} from '../../src/report/page-kit.js'
 import {buildProgramReportModel, type ProgramReportModel} from '../../src/report/model.js'
-import {programCsv} from '../../src/report/csv.js'
+import {programCsv, windowsCsv} from '../../src/report/csv.js'
 import {PROGRAM_PAGE_BUILDERS} from '../../src/report/pages/index.js'
 import {loopPhases} from '../../src/analysis/loop-view.js'
 import {expectGolden, FIXTURE, GENERATED_AT} from './helpers.js'
@@ -65,6 +65,26 @@ describe('report model (fixture iops-file-short)', () => {
     expect(h.device.find(d => d.label === 'S/N')?.value).to.equal('none')
     expect(h.platform.find(d => d.label === 'Test SW')?.value).to.include('fio-3.33')
     expect(h.setup.find(d => d.label === 'Pre Condition 1')?.value).to.equal('SEQ 128KiB W')
+    // a file target stored by an older pts: no operator, no platform facts
+    expect(h.testedBy).to.equal(`pts ${run.manifest.tool.version} on ${run.manifest.host.hostname}`)
+    expect(['PCIe link', 'Sector size'].map(l => h.device.find(d => d.label === l)?.value)).to.deep.equal(['not available', 'not available (file target)'])
+    expect(['NUMA node', 'I/O scheduler', 'Notes'].map(l => h.platform.find(d => d.label === l)?.value)).to.deep.equal(['not available', 'not available', undefined])
+  })
+
+  it('header: --operator, --vendor, --notes and the discovered platform facts', () => {
+    const manifest = structuredClone(run.manifest)
+    manifest.metadata = {operator: 'ACME Labs, J. Doe', vendor: 'ACME', notes: 'FW 1.2 RC2, slot 3'}
+    manifest.target = {...manifest.target, kind: 'block', path: '/dev/nvme1n1',
+      identity: {...manifest.target.identity, vendor: null, interface: 'nvme', logicalSectorBytes: 512, physicalSectorBytes: 4096, pcieLinkSpeed: '8.0 GT/s PCIe', pcieLinkWidth: 2, pcieMaxLinkSpeed: '8.0 GT/s PCIe', pcieMaxLinkWidth: 4, numaNode: 1, ioScheduler: 'none'}}
+    const h = buildProgramReportModel({manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!).header
+    expect([h.vendor, h.testedBy]).to.deep.equal(['ACME', `ACME Labs, J. Doe (pts ${manifest.tool.version} on ${manifest.host.hostname})`])
+    const kv = (list: Array<{label: string; value: string}>, l: string) => list.find(d => d.label === l)?.value
+    expect(['Vendor', 'PCIe link', 'Sector size'].map(l => kv(h.device, l))).to.deep.equal(['ACME', '8.0 GT/s PCIe x2 (max 8.0 GT/s PCIe x4)', '512 B logical, 4096 B physical'])
+    expect(['NUMA node', 'I/O scheduler', 'Notes'].map(l => kv(h.platform, l))).to.deep.equal(['1', 'none', 'FW 1.2 RC2, slot 3'])
+    // a vendor the device reports differently is shown beside the operator's
+    manifest.target.identity.vendor = 'ATA'
+    const h2 = buildProgramReportModel({manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!).header
+    expect(kv(h2.device, 'Vendor')).to.equal('ACME (the device reports "ATA")')
   })
 
   it('reads headline numbers and the matrix from the window averages, without recomputing', () => {
@@ -127,21 +147,27 @@ describe('report model (fixture iops-file-short)', () => {
     }
   })
 
-  it('CSV: one row per fio step (round, mix, block size) in run order, then one per window average', () => {
-    const lines = programCsv(run.results).split('\n')
-    expect(lines[0]).to.equal('phase,kind,round,index,id,label,readPct,blockSizeBytes,threadCount,queueDepth,iops,mbPerSec,latMeanMs,latMaxMs,latP99999Ms,runtimeSec,startedAt,rawJson')
-    expect(lines[1]).to.match(/^loop,point,1,0,rw100-bs1024k,RND 1024KiB R,100,1048576,2,8,1065\.421,1117\.174,14\.528750,31\.771324,/)
-    expect(lines[1]).to.match(/,raw\/round-01\/01-rw100-bs1024k\.json$/)
-    expect(lines.slice(1, 1 + 6 * 56).every(l => l.startsWith('loop,point,'))).to.equal(true)
-    expect(lines[6 * 56]).to.match(/^loop,point,6,55,/)
-    expect(lines).to.have.length(6 * 56 + 56 + 2)
+  it('CSV: report.csv is one long table, one row per measurement of every fio step in run order', () => {
+    const lines = programCsv(run.results).split('\r\n')
+    expect(lines[0]).to.equal('run_id,test,phase,phase_kind,step,round,in_window,point_index,point,label,sample,read_pct,block_size_bytes,tc,qd,metric,value,unit,started_at,raw_file')
+    // the WIPC first (bytes written, bandwidth, runtime), then every loop point in run order
+    expect(lines[1]).to.match(/^iops-file-short,iops,wipc,wipc,wipc,,,,,SEQ 128KiB W,,0,131072,,,write_bytes,134217728,B,[^,]+,raw\/wipc\.json$/)
+    expect(lines[4]).to.match(/^iops-file-short,iops,loop,loop,point,1,false,0,rw100-bs1024k,RND 1024KiB R,,100,1048576,2,8,iops,1065\.421,IOPS,[^,]+,raw\/round-01\/01-rw100-bs1024k\.json$/)
+    expect(lines[7]).to.match(/,bw,1117\.174429,MB\/s,/)
+    expect(lines[10]).to.match(/,lat_mean,14\.52875,ms,/)
+    // 3 WIPC rows, then 14 metrics per point, 56 points, 6 rounds; rounds 2-6 are the window
+    expect(lines).to.have.length(1 + 3 + 6 * 56 * 14 + 1)
     expect(lines.at(-1)).to.equal('')
-    // the window averages (rounds 2-6, not achieved): RND 1024KiB read 642.556728 IOPS
-    const w = loop.windowAverages.find(x => x.readPct === 100 && x.blockSizeBytes === 1048576)!
-    expect(lines.slice(1 + 6 * 56, -1).every(l => l.startsWith('loop,window-average (not-achieved),2-6,'))).to.equal(true)
-    expect(lines[1 + 6 * 56]).to.match(new RegExp(`^loop,window-average \\(not-achieved\\),2-6,0,rw100-bs1024k,RND 1024KiB R,100,1048576,2,8,${w.iops.toFixed(3)},`))
+    expect(lines.slice(1, -1).filter(l => /,point,1,false,/.test(l))).to.have.length(56 * 14)
+    expect(lines.slice(1, -1).filter(l => /,point,[2-6],true,/.test(l))).to.have.length(5 * 56 * 14)
     expect([loop.steadyState.fromRound, loop.steadyState.toRound, loop.steadyState.verdict]).to.deep.equal([2, 6, 'not-achieved'])
+  })
+
+  it('CSV: report-windows.csv holds the window averages, one row per test point', () => {
+    const lines = windowsCsv(run.results).split('\r\n')
+    const w = loop.windowAverages.find(x => x.readPct === 100 && x.blockSizeBytes === 1048576)!
     expect(w.iops.toFixed(6)).to.equal('642.556728')
-    expect(loop.windowAverages).to.have.length(56)
+    expect(lines[1]).to.match(/^[^,]+,iops,loop,not-achieved,2,6,0,rw100-bs1024k,RND 1024KiB R,100,1048576,2,8,642\.557,/)
+    expect(lines).to.have.length(56 + 2)
   })
 })

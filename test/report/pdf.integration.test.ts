@@ -28,7 +28,7 @@ describe('pts report (CLI, real Chromium)', function () {
     const r = await pts(['report', FIXTURE, '--format', 'pdf,html,csv,json', '--out', join(out, 'acme.pdf'), '--json'])
     expect(r.code, r.stderr).to.equal(0)
     const files = (JSON.parse(r.stdout) as {files: string[]}).files
-    expect(files.map(f => f.slice(out.length + 1)).sort()).to.deep.equal(['acme.csv', 'acme.html', 'acme.json', 'acme.pdf'])
+    expect(files.map(f => f.slice(out.length + 1)).sort()).to.deep.equal(['acme-histograms.csv', 'acme-windows.csv', 'acme.csv', 'acme.html', 'acme.json', 'acme.pdf'])
     expect(readdirSync(out).filter(f => f.endsWith('.tmp'))).to.deep.equal([])
     expect(readFileSync(join(out, 'acme.pdf')).subarray(0, 5).toString()).to.equal('%PDF-')
     text = await tool('pdftotext', ['-layout', join(out, 'acme.pdf'), '-'])
