@@ -1,6 +1,6 @@
 /** `pts plan <test>`: the plan's text (every phase with its timeline and the test's constants) and its job texts. Pure. */
 import type {ProgramPlan} from '../plan/expand.js'
-import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
+import {burstComment, programJob, programWipcJob, stepSeed} from '../engine/job.js'
 import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
 
 /** Human text of a plan: every phase with its timeline, and the minimum and maximum duration. Pure. */
@@ -38,7 +38,7 @@ export function planJobs(plan: ProgramPlan): Record<string, string> {
     if (ph.kind === 'loop') jobs[ph.id] = programJob(plan, {comment: `${ph.id} round 1 point 1/${ph.points.length}: ${ph.points[0].label}`, section: ph.points[0].id, workload: ph.points[0], seconds: ph.pointSeconds, seed})
     if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
     if (ph.kind === 'series') jobs[ph.id] = programJob(plan, {comment: `${ph.id} sample 1`, section: ph.id, workload: ph.workload, seconds: ph.sampleSeconds, seed})
-    if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: 0, seed, bursts: {burstSeconds: ph.burstSeconds, idleSeconds: ph.idleSeconds, repeats: ph.repeats, logAvgMsec: ph.logAvgMsec, iopsLogPrefix: '<run>/raw/bursts'}})
+    if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: burstComment(ph, 0), section: ph.id, workload: ph.workload, seconds: ph.burstSeconds, seed})
   })
   return jobs
 }

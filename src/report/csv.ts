@@ -22,8 +22,9 @@ export function programCsv(r: ProgramResults): string {
     }
     if (p.kind === 'series') for (const s of p.samples) add(p.id, 'sample', '', s)
     if (p.kind === 'bursts' && p.job) add(p.id, 'bursts', '', p.job)
+    if (p.kind === 'bursts') for (const s of p.steps ?? []) add(p.id, 'burst', '', s)
     if (p.kind === 'histogram' && p.job) add(p.id, 'histogram', '', p.job)
-    if (p.kind === 'operating-points') for (const o of p.points) { if (o.prewrite) add(p.id, `${o.role} pre-write`, '', o.prewrite); if (o.measure) add(p.id, `${o.role} histogram`, '', o.measure) }
+    if (p.kind === 'operating-points') for (const o of p.points) { if (o.prewrite) add(p.id, `${o.role} pre-write`, '', o.prewrite); for (const s of o.prewriteSamples ?? []) add(p.id, `${o.role} pre-write sample`, '', s); if (o.measure) add(p.id, `${o.role} histogram`, '', o.measure) }
   }
   return [head, ...rows].map(r => r.map(q).join(',')).join('\n') + '\n'
 }

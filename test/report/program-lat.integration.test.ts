@@ -87,7 +87,7 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
     expect(h.histogram!.reduce((a, b) => a + b.count, 0)).to.equal(h.job!.ioCount)
     expect(plotPages(runs.v1.model).map(p => p.title)).to.deep.equal(TITLES.map(t => (t === 'LAT - Ave, 5 9s, Max Response Times & IOPS' ? 'LAT - Ave & Max Response Times' : t)))
     expect(m.pages.map(p => p.number)).to.deep.equal(m.pages.map((_, i) => i + 1))
-    expect(m.header.title).to.equal('LAT Test - Report Page')
+    expect(m.header.title).to.equal('Latency (LAT) Test - Report Page')
     expect(m.header.revision).to.equal('PTS 2.0.2')
   })
 
@@ -238,7 +238,7 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
         expect(text, p.title).to.include(p.title)
         expect(text, p.caption).to.include(p.caption)
       }
-      expect(text.match(/LAT Test - Report Page/g)).to.have.length(m.pages.length)
+      expect(text.match(/Latency \(LAT\) Test - Report Page/g)).to.have.length(m.pages.length)
       const info = await tool('pdfinfo', [out])
       expect(info).to.match(new RegExp(`Pages:\\s+${m.pages.length}\\n`))
     }
