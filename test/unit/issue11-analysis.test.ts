@@ -7,7 +7,7 @@
 import {expect} from 'chai'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {parseIopsLog, parseJobFile, jobValue} from '../../src/engine/parse.js'
+import {parseFioJson, parseIopsLog, parseJobFile, jobValue} from '../../src/engine/parse.js'
 import {burstIops, burstsFromSteps} from '../../src/analysis/derive.js'
 import {loadProgramSpec} from '../../src/store/spec-files.js'
 import {expandProgram, type PlannedPhase, type ProgramOptions, type ProgramPlan} from '../../src/plan/expand.js'
@@ -66,6 +66,24 @@ describe('HIR bursts: one fio step per burst, IOPS = IOs completed / the burst\'
     {name: 'a step with no runtime has no IOPS (never a division by zero)', steps: [{ioCount: 0, runtimeSec: 0, startNs: '5'}], want: [{index: 0, startMs: 0, iops: 0}]},
   ]
   for (const c of cases) it(c.name, () => expect(burstsFromSteps(c.steps)).to.deep.equal(c.want))
+
+  it('real burst steps (test/fixtures/fio/3.33/hir-bursts: the first 3 bursts of WS1 of a tiny-scale run): IOPS = fio\'s total_ios / runtime of each step, as fio\'s own iops', () => {
+    const dir = join(import.meta.dirname, '..', 'fixtures', 'fio', '3.33', 'hir-bursts')
+    const steps = ['0001', '0002', '0003'].map(n => {
+      const text = readFileSync(join(dir, `${n}.json`), 'utf8')
+      const job = parseJobFile(readFileSync(join(dir, `${n}.fio`), 'utf8'))
+      expect(jobValue(job, 'thinktime'), `${n}: no thinktime`).to.equal(undefined)
+      expect(jobValue(job, 'runtime')).to.equal('5ms')
+      const w = JSON.parse(text.slice(text.search(/^\{/m))).jobs[0].write
+      return {m: parseFioJson(text).groups[0].measurement, totalIos: w.total_ios as number, runtimeMs: w.runtime as number, fioIops: w.iops as number}
+    })
+    const b = burstsFromSteps(steps.map((s, i) => ({ioCount: s.m.ioCount, runtimeSec: s.m.runtimeSec, startNs: String(i * 10_000_000)})))
+    b.forEach((x, i) => {
+      expect(x.iops).to.be.closeTo(steps[i].totalIos / (steps[i].runtimeMs / 1000), 1e-6)
+      expect(x.iops).to.be.closeTo(steps[i].fioIops, 1e-6)
+      expect(steps[i].totalIos).to.be.greaterThan(0)
+    })
+  })
 
   it('the host idle as run: end of one burst\'s IO to the start of the next (median and max); none for a run without burst steps', () => {
     const st = (s: string, e: string) => ({startNs: s, endNs: e})

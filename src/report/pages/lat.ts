@@ -123,7 +123,7 @@ export function latPages(input: ProgramReportInput): ProgramSection {
     const p5 = hc.ns === null ? 'n/a' : `${hc.capped ? '≤ ' : ''}${fmtMs(hc.ns)} ms`
     pages.push({kind: 'chart', title: `LAT - Response Time Histogram (optional) - ${h.job.label} TC ${h.job.threadCount}/QD ${h.job.queueDepth}`,
       chart: histogramChart(h.histogram.map(b => ({latMs: b.latNs / 1e6, count: b.count})), {title: `${h.job.label}, ${fixed(h.job.runtimeSec, 1)} s`}),
-      note: `Optional in PTS 2.0. ${fixed(total, 0)} IOs in fio's ${h.histogramBasis === 'lat' ? 'total-latency (response time, the basis of the ART, MRT and 5 9s here)' : "completion-latency (as stored by an earlier pts version: without the submission time that the ART, MRT and 5 9s here include)"} bins (json+)${hc.capped ? `; ${CAPPED_NOTE}` : ''}, ART ${fmtMs(h.job.latMeanNs)} ms, 5 9s ${p5} (${fixed(h.job.latPercentileSamples, 0)} IOs), MRT ${fmtMs(h.job.latMaxNs)} ms, ${fmtIops(h.job.iops)} IOPS. Run after the loop, at the drive's steady state.`})
+      note: `Optional in PTS 2.0. ${fixed(total, 0)} IOs in fio's ${h.histogramBasis === 'lat' ? 'total-latency (response time, the basis of the ART, MRT and 5 9s here)' : "completion-latency (as stored by an earlier pts version: without the submission time that the ART, MRT and 5 9s here include)"} bins (json+), ART ${fmtMs(h.job.latMeanNs)} ms, 5 9s ${p5} (${fixed(h.job.latPercentileSamples, 0)} IOs), MRT ${fmtMs(h.job.latMaxNs)} ms, ${fmtIops(h.job.iops)} IOPS. Run after the loop, at the drive's steady state.${hc.capped ? ` 5 9s: ${CAPPED_NOTE}` : ''}`})
   }
 
   // Header and summary.
