@@ -158,7 +158,7 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
       const step = pre.tables[0].rows[0].cells
       expect(step[1]).to.equal(tcqd(o.prewriteSamples![0]))
       expect(step[3]).to.equal(fmtIops(o.prewriteSamples![0].iops))
-      const trace = chartValues(model.charts[page(`${prefix}${roleName[o.role]} (${tcqd(o)}) - Pre-Write - IOPS vs Time`).chart!], l => markType(l) === 'line')
+      const trace = chartValues(model.charts[page(`${prefix}${roleName[o.role]} (${tcqd(o)}) - Pre-Write - IOPS vs Time`).chart!]).filter(x => x.series === 'Pre-write IOPS')
       expect(trace.map(x => x.y)).to.deep.equal(o.prewriteSamples!.map(s => s.iops))
       for (let i = 1; i < trace.length; i++) expect(trace[i].x as number).to.be.greaterThan(trace[i - 1].x as number)
       // summary headline
