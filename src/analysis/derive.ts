@@ -4,8 +4,9 @@
  * and json+ response-time histograms. Used by the live run and by the audit. Pure.
  */
 import {evaluateWindow} from '../steady-state/evaluate.js'
+import {binsOf} from '../model/latency.js'
 import type {PlannedPhase} from '../plan/expand.js'
-import type {LoopWindowAverage, OperatingPoint, PhaseResult, SeriesSample, SteadyStateVerdict} from '../model/results.js'
+import type {LoopWindowAverage, OperatingPoint, PhaseResult, SeriesSample, StepResult, SteadyStateVerdict} from '../model/results.js'
 
 // ---------------------------------------------------------------------------------------------
 // Series (WSAT, XSR, HIR baselines)
@@ -33,11 +34,26 @@ export function seriesSteadyState(phase: Extract<PlannedPhase, {kind: 'series'}>
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bursts (HIR): IOPS per write burst from fio's IOPS log (engine/parse.ts parseIopsLog; time ms, IOPS averaged over log_avg_msec)
+// Bursts (HIR, digest Part A 12: burst IOPS = IOs completed in the burst / the burst's length)
 
 /**
- * Group log entries into bursts: a new burst starts after a gap longer than half the idle time.
- * IOPS of a burst = the mean of its entries (each an average over log_avg_msec).
+ * IOPS of each write burst of a run whose bursts are fio steps of their own (method 'burst-jobs'):
+ * IOs completed in the step / the step's runtime (fio's total_ios and runtime, the same
+ * definition as every test point), and the burst's start in ms after the first burst's start.
+ */
+export function burstsFromSteps(steps: ReadonlyArray<Pick<StepResult, 'ioCount' | 'runtimeSec' | 'startNs'>>): Array<{index: number; startMs: number; iops: number}> {
+  if (steps.length === 0) return []
+  const t0 = BigInt(steps[0].startNs)
+  return steps.map((s, index) => ({index, startMs: Number(BigInt(s.startNs) - t0) / 1e6, iops: s.runtimeSec > 0 ? s.ioCount / s.runtimeSec : 0}))
+}
+
+/**
+ * Runs of older versions (one fio job with thinktime and an averaged IOPS log, engine/parse.ts
+ * parseIopsLog): derived as those versions did, so that their stored results still recompute.
+ * Log entries are grouped into bursts (a new burst after a gap longer than half the idle time)
+ * and a burst's IOPS is the mean of its entries. Approximate: windows that straddle a burst edge
+ * are averaged in as whole windows, and with several threads fio's per-thread logs follow each
+ * other in the one file, so bursts are found more than once (e.g. 592 for 360).
  */
 export function burstIops(entries: ReadonlyArray<{ms: number; iops: number}>, idleSeconds: number, logAvgMsec: number): Array<{index: number; startMs: number; iops: number}> {
   const out: Array<{index: number; startMs: number; iops: number}> = []
@@ -86,8 +102,12 @@ export function chooseOperatingPoints(windowAverages: readonly LoopWindowAverage
   ]
 }
 
-/** fio json+ completion-latency bins ({"<ns>": count}) -> sorted histogram. */
+/** fio json+ latency bins ({"<ns>": count}) -> sorted histogram (model/latency.ts binsOf). */
 export function histogramFromBins(bins: Record<string, number> | undefined): Array<{latNs: number; count: number}> | null {
-  if (!bins) return null
-  return Object.entries(bins).map(([k, v]) => ({latNs: Number(k), count: v})).filter(b => Number.isFinite(b.latNs) && b.count > 0).sort((a, b) => a.latNs - b.latNs)
+  return binsOf(bins)
+}
+
+/** The json+ bins a stored histogram was built from: total latency for runs that say so, completion latency for older runs. */
+export function histogramSource(parsed: {clatBins: Record<string, number> | undefined; latBins: Record<string, number> | undefined}, basis: 'lat' | undefined): Record<string, number> | undefined {
+  return basis === 'lat' ? parsed.latBins : parsed.clatBins
 }

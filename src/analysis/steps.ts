@@ -14,10 +14,12 @@ export function stepsOf(r: ProgramResults): Array<{pointer: string; phase: Extra
     }
     if (p.kind === 'series') p.samples.forEach((x, k) => out.push({pointer: `${base}/samples/${k}`, phase: p, step: x, what: `${p.id} sample ${k + 1}`}))
     if (p.kind === 'bursts' && p.job) out.push({pointer: `${base}/job`, phase: p, step: p.job, what: `${p.id} (Wait State ${p.waitState})`})
+    if (p.kind === 'bursts') (p.steps ?? []).forEach((x, k) => out.push({pointer: `${base}/steps/${k}`, phase: p, step: x, what: `${p.id} burst ${k + 1} (Wait State ${p.waitState})`}))
     if (p.kind === 'histogram' && p.job) out.push({pointer: `${base}/job`, phase: p, step: p.job, what: `${p.id} (histogram run)`})
     if (p.kind === 'operating-points') {
       p.points.forEach((o, k) => {
         if (o.prewrite) out.push({pointer: `${base}/points/${k}/prewrite`, phase: p, step: o.prewrite, what: `${p.id} ${o.role} pre-write`})
+        ;(o.prewriteSamples ?? []).forEach((x, j) => out.push({pointer: `${base}/points/${k}/prewriteSamples/${j}`, phase: p, step: x, what: `${p.id} ${o.role} pre-write sample ${j + 1}`}))
         if (o.measure) out.push({pointer: `${base}/points/${k}/measure`, phase: p, step: o.measure, what: `${p.id} ${o.role} histogram run`})
       })
     }

@@ -1,6 +1,6 @@
 /** `pts plan <test>`: the plan's text (every phase with its timeline and the test's constants) and its job texts. Pure. */
 import type {ProgramPlan} from '../plan/expand.js'
-import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
+import {burstComment, programJob, programWipcJob, stepSeed} from '../engine/job.js'
 import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
 import {sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 
@@ -42,7 +42,7 @@ export function planJobs(plan: ProgramPlan): Record<string, string> {
     const w = 'workload' in ph ? ph.workload : null
     if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}: ${w!.label} TC ${w!.threadCount}/QD ${w!.queueDepth}, response-time histogram`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
     if (ph.kind === 'series') jobs[ph.id] = programJob(plan, {comment: `${ph.id} sample 1/${ph.maxSamples}: ${w!.label} TC ${w!.threadCount}/QD ${w!.queueDepth}`, section: ph.id, workload: ph.workload, seconds: ph.sampleSeconds, seed})
-    if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: `${ph.id}: Wait State ${ph.waitState}`, section: ph.id, workload: ph.workload, seconds: 0, seed, bursts: {burstSeconds: ph.burstSeconds, idleSeconds: ph.idleSeconds, repeats: ph.repeats, logAvgMsec: ph.logAvgMsec, iopsLogPrefix: 'bursts'}})
+    if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: burstComment(ph, 0), section: ph.id, workload: ph.workload, seconds: ph.burstSeconds, seed})
   })
   return jobs
 }

@@ -11,7 +11,8 @@ import type {FileHash} from '../model/manifest.js'
 import type {RunManifest} from '../model/manifest.js'
 import {type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
 import {concludeLoop} from '../steady-state/conclude.js'
-import {burstIops, chooseOperatingPoints, histogramFromBins} from '../analysis/derive.js'
+import {burstIops, burstsFromSteps, chooseOperatingPoints, histogramFromBins, histogramSource} from '../analysis/derive.js'
+import {binsOf} from '../model/latency.js'
 import type {PlannedPhase, ProgramPoint} from '../plan/expand.js'
 import {purgeLog, stepsOf} from '../analysis/steps.js'
 import {jobValue, parseIopsLog, parseJobFile} from '../engine/parse.js'
@@ -37,6 +38,7 @@ function plannedLoop(p: Extract<PhaseResult, {kind: 'loop'}>): Extract<PlannedPh
   const c = p.criteria
   return {
     kind: 'loop', id: p.id, title: p.title, points, pointSeconds: c.pointSeconds, preRound: null, maxRounds: c.maxRounds, roundCap: c.maxRounds, dimensions: [],
+    latencyBins: first.points.some(s => s.latBins !== undefined),
     steadyState: {windowRounds: c.windowRounds, maxDataExcursionPct: c.maxDataExcursionPct, maxSlopeExcursionPct: c.maxSlopeExcursionPct, maxRounds: c.maxRounds,
       tracking: p.tracking.map(t => ({id: t.id, label: t.label, metric: t.metric, select: {pointIndex: t.pointIndex}}))},
   }
@@ -67,6 +69,13 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
       if (!Object.is(s.step[k], mm[k])) mProblems.push(`results.json ${s.pointer}/${k} (${s.what}): stored ${JSON.stringify(s.step[k])}, raw ${s.step.raw.json} gives ${JSON.stringify(mm[k])}`)
     }
     Object.assign(s.step, mm)
+    // the latency bins a loop keeps (LAT: window percentiles over pooled IOs) against the json+ output
+    if (s.step.latBins !== undefined) {
+      const pj = parseRaw(inp.raw, s.step.raw.json, parsed)
+      const bins = pj && !(pj instanceof Error) ? binsOf(pj.groups[0].latBins) : null
+      for (const d of jsonDiff(s.step.latBins, bins, `${s.pointer}/latBins`)) mProblems.push(`results.json ${d} (${s.what}: recomputed from the json+ total-latency bins of ${s.step.raw.json})`)
+      s.step.latBins = bins ?? undefined
+    }
   }
   for (const [pi, p] of r.phases.entries()) {
     if (p.kind !== 'wipc' || !p.raw) continue
@@ -103,7 +112,13 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
       if (p.writtenBytes !== cum) dProblems.push(`results.json /phases/${pi}/writtenBytes: stored ${p.writtenBytes}, recomputed ${cum}`)
       p.writtenBytes = cum
     }
-    if (p.kind === 'bursts' && p.job) {
+    if (p.kind === 'bursts' && p.method === 'burst-jobs') {
+      // one fio step per burst: IOPS = the step's IOs / its runtime (the steps were recomputed from raw/ above)
+      const b = burstsFromSteps(p.steps ?? [])
+      for (const d of jsonDiff(p.bursts, b, `/phases/${pi}/bursts`)) dProblems.push(`results.json ${d} (recomputed from the burst steps)`)
+      if ((p.steps ?? []).length !== p.repeats && p.status === 'done') dProblems.push(`${p.id}: ${(p.steps ?? []).length} bursts stored, the phase has ${p.repeats}`)
+      p.bursts = b
+    } else if (p.kind === 'bursts' && p.job) {
       const job = inp.raw.get(p.job.raw.job)
       const logAvg = job ? Number(jobValue(parseJobFile(job), 'log_avg_msec')) : NaN
       const log = p.log ? inp.raw.get(p.log) : null
@@ -117,7 +132,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
     if (p.kind === 'histogram' && p.job) {
       const parsedJob = parseRaw(inp.raw, p.job.raw.json, parsed)
       if (parsedJob && !(parsedJob instanceof Error)) {
-        const h = histogramFromBins(parsedJob.groups[0].clatBins)
+        const h = histogramFromBins(histogramSource(parsedJob.groups[0], p.histogramBasis))
         for (const d of jsonDiff(p.histogram, h, `/phases/${pi}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${p.job.raw.json})`)
         p.histogram = h
       }
@@ -133,7 +148,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
         if (!o.measure) return
         const parsedJob = parseRaw(inp.raw, o.measure.raw.json, parsed)
         if (!parsedJob || parsedJob instanceof Error) return
-        const h = histogramFromBins(parsedJob.groups[0].clatBins)
+        const h = histogramFromBins(histogramSource(parsedJob.groups[0], o.histogramBasis))
         for (const d of jsonDiff(o.histogram, h, `/phases/${pi}/points/${k}/histogram`)) dProblems.push(`results.json ${d} (recomputed from the json+ bins of ${o.measure.raw.json})`)
         o.histogram = h
       })
@@ -230,8 +245,18 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   // Idle gaps between consecutive steps within a phase (phase boundaries: a new fio pipeline, about 0.3 s; not checked).
   {
     const gapsIn: Array<{from: string; to: string; endNs: bigint; startNs: bigint}> = []
-    for (const [p, ss] of byPhase) if (p.kind !== 'operating-points') for (let i = 1; i < ss.length; i++) gapsIn.push({from: ss[i - 1].raw.json, to: ss[i].raw.json, endNs: BigInt(ss[i - 1].endNs), startNs: BigInt(ss[i].startNs)})
+    // HIR bursts have planned host idle between their steps (checked below against the planned idle instead)
+    for (const [p, ss] of byPhase) if (p.kind !== 'operating-points' && p.kind !== 'bursts') for (let i = 1; i < ss.length; i++) gapsIn.push({from: ss[i - 1].raw.json, to: ss[i].raw.json, endNs: BigInt(ss[i - 1].endNs), startNs: BigInt(ss[i].startNs)})
     const g = idleGaps(gapsIn, m.events, inp.maxGapMs)
+    // between HIR bursts: at least the planned host idle, and at most the planned idle plus the usual gap limit
+    for (const [p, ss] of byPhase) {
+      if (p.kind !== 'bursts') continue
+      for (let i = 1; i < ss.length; i++) {
+        const gapMs = Number(BigInt(ss[i].startNs) - BigInt(ss[i - 1].endNs)) / 1e6
+        const idleMs = p.idleSeconds * 1000
+        if (gapMs < idleMs - 1 || gapMs > idleMs + inp.maxGapMs) g.problems.push(`${gapMs.toFixed(0)} ms between bursts ${ss[i - 1].raw.json} and ${ss[i].raw.json}: the planned host idle is ${idleMs.toFixed(0)} ms (limit +${inp.maxGapMs} ms)`)
+      }
+    }
     checks.push(check('idle-gaps', 'Idle gaps between steps within each phase', g.problems, gapReason(g, inp.maxGapMs)))
   }
 

@@ -2,8 +2,8 @@
  * fio job text of one step of a test program. Pure. The same mapping as IOPS (digest Part A 6):
  * TC -> numjobs, QD -> iodepth, direct=1, refill_buffers, norandommap + a recorded randseed,
  * blockalign = block size, group_reporting; block-size mixes as fio bssplit and LBA zones as
- * random_distribution=zoned (digest B §5.7); HIR bursts as one job with thinktime (host idle
- * inside fio, so the idle time is exact) and an IOPS log per burst.
+ * random_distribution=zoned (digest B §5.7). An HIR write burst is one step of its own (its IOPS
+ * is fio's IO count / runtime of that step); the host idle between bursts is the runner's wait.
  */
 import {commonGlobal, fioMs, hookLines, rwFor, wipcJobText, type ExecHooks} from './jobfile.js'
 import {pointSeed} from '../plan/target.js'
@@ -14,11 +14,9 @@ export interface ProgramStepJob {
   comment: string
   section: string
   workload: ResolvedWorkload
-  /** time_based runtime in seconds (a bursts job's runtime comes from `bursts`). */
+  /** time_based runtime in seconds. */
   seconds: number
   seed: number
-  /** HIR: write burstSeconds then idle idleSeconds, repeated; IOPS logged to iopsLogPrefix every logAvgMsec. */
-  bursts?: {burstSeconds: number; idleSeconds: number; repeats: number; logAvgMsec: number; iopsLogPrefix: string}
 }
 
 /** "bssplit=512/4:1024/1:..." (fio: block size / percent). */
@@ -50,8 +48,7 @@ function rangeLines(plan: ProgramPlan, w: ResolvedWorkload): string[] {
 
 export function programJob(plan: ProgramPlan, step: ProgramStepJob, hooks?: ExecHooks): string {
   const w = step.workload
-  const b = step.bursts
-  const runtime = b ? b.repeats * (b.burstSeconds + b.idleSeconds) : step.seconds
+  const runtime = step.seconds
   return [
     `; pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${step.comment}`,
     ...commonGlobal(plan.options.ioengine, plan.target.path),
@@ -68,7 +65,6 @@ export function programJob(plan: ProgramPlan, step: ProgramStepJob, hooks?: Exec
     ...zonesLine(w),
     `iodepth=${w.queueDepth}`,
     `numjobs=${w.threadCount}`,
-    ...(b ? [`thinktime=${Math.round(b.idleSeconds * 1e6)}us`, `thinktime_iotime=${fioMs(b.burstSeconds)}`, `write_iops_log=${b.iopsLogPrefix}`, `log_avg_msec=${b.logAvgMsec}`, 'per_job_logs=0'] : []),
     ...hookLines(hooks),
     '',
   ].join('\n')
@@ -85,4 +81,10 @@ export function programWipcJob(plan: ProgramPlan, phase: Extract<PlannedPhase, {
 /** Seed of a program step: derived from the run seed, the phase's position and the step (recorded with every job). */
 export function stepSeed(runSeed: number, phaseIndex: number, round: number, index: number): number {
   return pointSeed(runSeed, phaseIndex * 100_000 + round, index)
+}
+
+/** The comment line of HIR burst k (0-based) of a bursts phase: the same text in the run's job file and in `pts plan --json`. */
+export function burstComment(phase: Extract<PlannedPhase, {kind: 'bursts'}>, k: number): string {
+  const w = phase.workload
+  return `${phase.id} burst ${k + 1}/${phase.repeats}: Wait State ${phase.waitState}, ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, then ${+phase.idleSeconds.toFixed(6)} s host idle`
 }

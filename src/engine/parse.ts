@@ -52,7 +52,12 @@ export interface ParsedFio {
   preamble: string[]
   groups: Array<{jobName: string; measurement: Measurement
     /** json+ output only: the read and write completion-latency bins ({"<ns>": count}) summed; undefined for plain JSON. */
-    clatBins: Record<string, number> | undefined}>
+    clatBins: Record<string, number> | undefined
+    /**
+     * json+ output with lat_percentiles=1 only: the total-latency (submission + completion, fio lat_ns) bins of every IO
+     * ({"<ns>": count}; fio's "mixed" direction when present, else read + write summed); undefined otherwise.
+     */
+    latBins: Record<string, number> | undefined}>
 }
 
 function dir(d: FioDir | undefined, where: string): DirectionStats {
@@ -114,7 +119,7 @@ export function parseFioJson(text: string): ParsedFio {
     fioVersion: json['fio version'],
     timestampMs: json.timestamp_ms,
     preamble,
-    groups: json.jobs.map((j, i) => ({jobName: j.jobname, measurement: measurementOf(j, `jobs/${i}`), clatBins: clatBins(j)})),
+    groups: json.jobs.map((j, i) => ({jobName: j.jobname, measurement: measurementOf(j, `jobs/${i}`), clatBins: clatBins(j), latBins: latBins(j)})),
   }
 }
 
@@ -124,6 +129,26 @@ function clatBins(job: FioJobJson): Record<string, number> | undefined {
   let any = false
   for (const d of [job.read, job.write] as Array<{clat_ns?: {bins?: Record<string, number>}} | undefined>) {
     const b = d?.clat_ns?.bins
+    if (!b) continue
+    any = true
+    for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v
+  }
+  return any ? out : undefined
+}
+
+/**
+ * The total-latency bins of one job of a fio json+ output (fio writes lat_ns.bins when lat_percentiles=1, stat.c
+ * add_ddir_lat_json): the "mixed" direction (unified_rw_reporting=both: every IO once) when present, else read + write
+ * summed; undefined when the output has none (plain JSON, or a run without lat_percentiles).
+ */
+function latBins(job: FioJobJson): Record<string, number> | undefined {
+  type D = {lat_ns?: {bins?: Record<string, number>}} | undefined
+  const mixed = (job.mixed as D)?.lat_ns?.bins
+  if (mixed) return {...mixed}
+  const out: Record<string, number> = {}
+  let any = false
+  for (const d of [job.read, job.write] as D[]) {
+    const b = d?.lat_ns?.bins
     if (!b) continue
     any = true
     for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v

@@ -127,6 +127,11 @@ export interface LoopPhase {
     seconds: number
   }
   steadyState: SteadyStateSpec
+  /**
+   * Keep each point's total-latency bins (fio json+ lat_ns bins), so that window statistics are
+   * taken over the window's pooled IOs (LAT: the 5 9s of the window). Absent: false.
+   */
+  latencyBins?: boolean
 }
 
 export interface SeriesPhase {
@@ -186,8 +191,10 @@ export interface OperatingPointsPhase {
     workload: Workload
     /** @exclusiveMinimum 0 */
     seconds: number
+    /** Run the pre-write as back-to-back samples of this length (seconds at time scale 1), stored and plotted per sample; absent: one fio step. @exclusiveMinimum 0 */
+    sampleSeconds?: number
   }
-  /** The measured run that records the response-time histogram (fio json+ clat bins). @exclusiveMinimum 0 */
+  /** The measured run that records the response-time histogram (fio json+ total-latency bins). @exclusiveMinimum 0 */
   measureSeconds: number
 }
 

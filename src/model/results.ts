@@ -117,6 +117,8 @@ export interface StepResult extends Measurement {
     /** @pattern ^raw/ */
     job: string
   }
+  /** Loops that keep them (LAT): fio's json+ total-latency bins of the step, for window percentiles over pooled IOs (absent otherwise and in runs of older versions). */
+  latBins?: HistogramBins
 }
 
 export interface LoopRound {
@@ -182,10 +184,16 @@ export interface LoopWindowAverage {
   latMaxNs: number
   /** @minimum 0 */
   latMaxAvgNs: number
-  /** Average over the window of each round's 99.999th percentile (null when fio gave none), and the IOs behind them. */
+  /**
+   * The window's 99.999th percentile: with latP99999Basis 'pooled', over the window's pooled IOs (the rounds' json+ latency
+   * bins merged) and latPercentileSamples is that pooled IO count; without it (runs of older versions, loops without bins),
+   * the average of each round's 99.999th percentile and the total of the IOs behind them. Null when fio gave none.
+   */
   latP99999Ns: number | null
   /** @integer @minimum 0 */
   latPercentileSamples: number
+  /** 'pooled' when latP99999Ns is taken over the window's pooled IOs; absent: the average of the per-round values. */
+  latP99999Basis?: 'pooled'
 }
 
 export interface SteadyStateVerdict {
@@ -303,8 +311,16 @@ export type PhaseResult =
     idleSeconds: number
     /** @integer @minimum 1 */
     repeats: number
+    /** Runs of older versions: the one fio job that ran every burst (thinktime), with its IOPS log; null in new runs. */
     job: StepResult | null
-    /** IOPS of each write burst, from fio's IOPS log (raw.log). */
+    /**
+     * 'burst-jobs': each burst is its own fio step (steps[k]) and its IOPS = IOs completed in the burst / the burst's length
+     * (fio's IO count and runtime of that step). Absent (runs of older versions): IOPS from fio's averaged IOPS log of `job`.
+     */
+    method?: 'burst-jobs'
+    /** One fio step per burst, in order (method 'burst-jobs'). */
+    steps?: StepResult[]
+    /** IOPS of each write burst: from steps (method 'burst-jobs') or from fio's IOPS log (raw.log, older runs). */
     bursts: Array<{
       /** @integer @minimum 0 */
       index: number
@@ -335,8 +351,10 @@ export type PhaseResult =
     status: PhaseStatus
     optional: boolean
     job: StepResult | null
-    /** Response-time histogram from fio's json+ completion-latency bins: [upper bound ns, IO count]. */
+    /** Response-time histogram from fio's json+ bins: [bucket value ns, IO count]. */
     histogram: HistogramBins | null
+    /** 'lat': the histogram is fio's total latency (lat_ns bins, the basis of ART/MRT/5 9s); absent (runs of older versions): completion latency (clat_ns bins). */
+    histogramBasis?: 'lat'
   }
 
 export interface OperatingPoint {
@@ -350,13 +368,18 @@ export interface OperatingPoint {
   /** @minimum 0 */
   latMeanNs: number
   reason: string
+  /** The pre-write as one step (runs of older versions, or a definition without pre-write samples): null while it has not run. */
   prewrite: StepResult | null
+  /** The pre-write as back-to-back samples (e.g. 60 x 1 min), when the definition asks for them; absent otherwise. */
+  prewriteSamples?: StepResult[]
   measure: StepResult | null
-  /** Response-time histogram from fio's json+ completion-latency bins: [upper bound ns, IO count]. */
+  /** Response-time histogram from fio's json+ bins: [bucket value ns, IO count]. */
   histogram: HistogramBins | null
+  /** 'lat': total latency (lat_ns bins, as ART/MRT/5 9s); absent (runs of older versions): completion latency (clat_ns bins). */
+  histogramBasis?: 'lat'
 }
 
-/** fio's json+ completion-latency bins: upper bound in ns and IO count. */
+/** fio's json+ latency bins: the bucket's value in ns (fio: the middle of the bucket) and IO count. */
 export type HistogramBins = Array<{
   /** @minimum 0 */
   latNs: number

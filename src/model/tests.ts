@@ -43,6 +43,9 @@ export function isTestId(s: string): s is TestId {
 /** "IOPS", or the id upper-cased for a test this pts does not know (a run written by a newer one). */
 export const testTitle = (id: string): string => (isTestId(id) ? TESTS[id].title : id.toUpperCase())
 
+/** "Host Idle Recovery (HIR) Test", or "<ID> Test" for a test this pts does not know (a run written by a newer one). */
+export const testName = (id: string): string => (isTestId(id) ? TESTS[id].name : `${id.toUpperCase()} Test`)
+
 /** The tests whose loops `pts verify` matches claims against. */
 export const CLAIM_TESTS: readonly TestId[] = TEST_IDS.filter(t => TESTS[t].claimAccess !== null)
 

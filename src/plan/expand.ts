@@ -66,13 +66,18 @@ export type PlannedPhase =
   | {kind: 'wipc'; id: string; title: string; blockSizeBytes: number; totalBytes: number; requiredBytes: number; capacityMultiple: number; slices: WipcSlice[]; threadCount: number; queueDepth: number}
   | {kind: 'loop'; id: string; title: string; points: ProgramPoint[]; pointSeconds: number; preRound: null | {workload: ResolvedWorkload; seconds: number}; steadyState: SteadyStateSpec; maxRounds: number
     /** The last round the runner may start: maxRounds, or the operator's cap when the loop continues past the limit without steady state. */
-    roundCap: number; dimensions: LoopDimension[]}
+    roundCap: number; dimensions: LoopDimension[]
+    /** Run the points as fio json+ and keep their total-latency bins (window percentiles over pooled IOs). */
+    latencyBins: boolean}
   | {kind: 'series'; id: string; title: string; workload: ResolvedWorkload; sampleSeconds: number; maxSamples: number; durationSeconds: number
     /** Whether the duration is the spec's (x time scale) or the operator's --max-seconds (recorded as what ended the phase). */
     durationBy: 'spec' | 'operator'
     stopAtBytes: number | null; stopAtCapacityMultiple: number | null; steadyStateExit: null | {trackEvery: number; windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number}}
-  | {kind: 'bursts'; id: string; title: string; workload: ResolvedWorkload; burstSeconds: number; idleSeconds: number; repeats: number; waitState: number; logAvgMsec: number}
-  | {kind: 'operating-points'; id: string; title: string; fromPhase: string; ceilingMs: number; prewrite: {workload: ResolvedWorkload; seconds: number}; measureSeconds: number}
+  /** Each burst is its own fio step of burstSeconds; the next is released idleSeconds after the previous one's IO ended (host idle). */
+  | {kind: 'bursts'; id: string; title: string; workload: ResolvedWorkload; burstSeconds: number; idleSeconds: number; repeats: number; waitState: number}
+  | {kind: 'operating-points'; id: string; title: string; fromPhase: string; ceilingMs: number
+    /** samples: the pre-write as that many back-to-back steps of seconds / samples each (1: one step). */
+    prewrite: {workload: ResolvedWorkload; seconds: number; samples: number}; measureSeconds: number}
   | {kind: 'histogram'; id: string; title: string; workload: ResolvedWorkload; seconds: number; optional: boolean}
 
 export interface TimelineEntry { phase: string; title: string; minSec: number; maxSec: number; detail: string }
@@ -237,7 +242,7 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       for (const t of ph.steadyState.tracking) {
         if (!r.points!.some(p => selects(t, p))) throw new PlanError(M.plan.trackingSelectsNothing(spec.id, ph.id, t.id))
       }
-      phases.push({kind: 'loop', id: ph.id, title: ph.title, points: r.points!, pointSeconds, preRound, steadyState: ph.steadyState, maxRounds, roundCap, dimensions: ph.loops.map(l => l.dimension)})
+      phases.push({kind: 'loop', id: ph.id, title: ph.title, points: r.points!, pointSeconds, preRound, steadyState: ph.steadyState, maxRounds, roundCap, dimensions: ph.loops.map(l => l.dimension), latencyBins: ph.latencyBins === true})
       const roundSec = r.points!.length * pointSeconds + (preRound?.seconds ?? 0)
       const minRounds = Math.min(ph.steadyState.windowRounds, maxRounds)
       timeline.push({phase: ph.id, title: ph.title, minSec: minRounds * roundSec, maxSec: roundCap * roundSec,
@@ -265,10 +270,8 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const burstSeconds = ph.burstSeconds * f
       const idleSeconds = ph.idleSeconds * f
       const total = ph.repeats * (burstSeconds + idleSeconds)
-      // about 5 IOPS log entries per burst (fio log_avg_msec), at least 1 ms
-      const logAvgMsec = Math.max(1, Math.round(burstSeconds * 1000 / 5))
-      phases.push({kind: 'bursts', id: ph.id, title: ph.title, workload: w, burstSeconds, idleSeconds, repeats: ph.repeats, waitState: ph.waitState, logAvgMsec})
-      timeline.push({phase: ph.id, title: ph.title, minSec: total, maxSec: total, detail: `${ph.repeats} x (${formatDuration(burstSeconds)} ${w.label}, then ${formatDuration(idleSeconds)} host idle)`})
+      phases.push({kind: 'bursts', id: ph.id, title: ph.title, workload: w, burstSeconds, idleSeconds, repeats: ph.repeats, waitState: ph.waitState})
+      timeline.push({phase: ph.id, title: ph.title, minSec: total, maxSec: total, detail: `${ph.repeats} x (${formatDuration(burstSeconds)} ${w.label} as one fio step, then ${formatDuration(idleSeconds)} host idle)`})
       notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
     } else if (ph.kind === 'histogram') {
       const w = r.ws[0]
@@ -278,11 +281,16 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
     } else {
       const ceilingMs = options.ceilingMs ?? ph.ceilingMs
-      const prewrite = {workload: r.ws[0], seconds: scaled(ph.prewrite.seconds, f)}
+      const preSeconds = scaled(ph.prewrite.seconds, f)
+      // e.g. 60 x 1 min: the count is the definition's, each sample scaled with the pre-write; a time scale that would make
+      // samples shorter than MIN_SCALED_SECONDS runs fewer, longer samples over the same pre-write time
+      const want = ph.prewrite.sampleSeconds ? Math.max(1, Math.round(ph.prewrite.seconds / ph.prewrite.sampleSeconds)) : 1
+      const samples = Math.max(1, Math.min(want, Math.floor(preSeconds / MIN_SCALED_SECONDS)))
+      const prewrite = {workload: r.ws[0], seconds: preSeconds, samples}
       const measureSeconds = scaled(ph.measureSeconds, f)
       phases.push({kind: 'operating-points', id: ph.id, title: ph.title, fromPhase: ph.fromPhase, ceilingMs, prewrite, measureSeconds})
       const t = 3 * (prewrite.seconds + measureSeconds)
-      timeline.push({phase: ph.id, title: ph.title, minSec: t, maxSec: t, detail: `Max/Mid/Min IOPS points (ceiling ${ceilingMs} ms): each ${formatDuration(prewrite.seconds)} pre-write, then ${formatDuration(measureSeconds)} measured with a response-time histogram`})
+      timeline.push({phase: ph.id, title: ph.title, minSec: t, maxSec: t, detail: `Max/Mid/Min IOPS points (ceiling ${ceilingMs} ms): each ${formatDuration(prewrite.seconds)} pre-write${prewrite.samples > 1 ? ` (${prewrite.samples} samples of ${formatDuration(prewrite.seconds / prewrite.samples)})` : ''}, then ${formatDuration(measureSeconds)} measured with a response-time histogram`})
       notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
     }
   }

@@ -103,7 +103,14 @@ export function programCsv(r: ProgramResults): string {
       }
     }
     if (p.kind === 'series') for (const [i, s] of p.samples.entries()) step(k('sample', null, null, i + 1), s, [['cumulative_write_bytes', 'B', s.cumulativeWrittenBytes]])
-    if (p.kind === 'bursts') {
+    if (p.kind === 'bursts' && p.steps && p.steps.length > 0) {
+      // one fio step per burst (runs since bursts are exact): the step's own statistics, and where the burst started
+      for (const [i, s] of p.steps.entries()) step(k('burst', null, null, i + 1), s)
+      for (const b of p.bursts) {
+        const s = p.steps[Math.min(b.index, p.steps.length - 1)]
+        row(k('burst', null, null, b.index + 1), {...s, rawJson: s.raw.json}, 'start', 's', round(b.startMs / 1000, 6))
+      }
+    } else if (p.kind === 'bursts') {
       if (p.job) step(k('bursts'), p.job)
       const j = p.job
       for (const b of p.bursts) {
@@ -116,6 +123,7 @@ export function programCsv(r: ProgramResults): string {
     if (p.kind === 'operating-points') {
       for (const o of p.points) {
         if (o.prewrite) step(k(`${o.role}-pre-write`), o.prewrite)
+        for (const [i, s] of (o.prewriteSamples ?? []).entries()) step(k(`${o.role}-pre-write`, null, null, i + 1), s)
         if (o.measure) step(k(`${o.role}-histogram`), o.measure)
       }
     }

@@ -6,7 +6,7 @@
  * the model (rendered to SVG by the same pipeline).
  */
 import type {TopLevelSpec} from 'vega-lite'
-import {revisionLabel, testTitle} from '../model/tests.js'
+import {revisionLabel, testName} from '../model/tests.js'
 import type {VerifyResult} from '../claims/types.js'
 import {claimsPages} from './claims-page.js'
 import {claimsSpec} from './charts/claims.js'
@@ -115,7 +115,7 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     runStart: fmtInstant(m.createdAt),
     reportDate: fmtInstant(input.generatedAt),
     runFinish: fmtInstant(m.finishedAt),
-    title: `${testTitle(r.test)} Test - Report Page`,
+    title: `${testName(r.test)} - Report Page`,
     subtitle: section.subtitle,
     revision: revisionLabel(r.revision),
     profile: cap(r.profile),
@@ -139,7 +139,7 @@ const HOW_TO_READ = [
   'Every page repeats the SNIA header: device, test platform, set-up and test parameters. A non-compliant run says so, with reasons, on every page.',
   'Steady-state loops report the average over the 5-round measurement window (rounds x-4 to x); if steady state was not reached by the round limit, the last 5 rounds are used and marked NOT ACHIEVED (the SNIA PTS steady-state rule).',
   'Time series (WSAT, XSR, HIR) are one fio job per sample, run back to back; their values are fio\'s own per-sample statistics.',
-  'IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are in ms; 5 9s is fio\'s 99.999th percentile over every IO of the point.',
+  'IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are fio\'s total latency (submission + completion) in ms; 5 9s is fio\'s 99.999th percentile over every IO of the point (LAT window tables: over the window\'s pooled IOs).',
   'Every constant of the test is listed in the parameters table with its source: the SNIA PTS, public implementations of it, or pts\'s own choice where the spec is open; the appendix lists every raw fio job and output with its SHA-256.',
 ]
 
@@ -172,7 +172,7 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     runStatus: r.status,
     howToRead: HOW_TO_READ,
   }
-  const drafts: Draft[] = [{...blank, kind: 'summary', title: `${testTitle(r.test)} Test - Summary`, plot: false, summary}]
+  const drafts: Draft[] = [{...blank, kind: 'summary', title: `${testName(r.test)} - Summary`, plot: false, summary}]
   section.pages.forEach((p, i) => {
     let chart: string | null = null
     if (p.chart) { chart = `${r.test}-${i + 1}`; charts[chart] = p.chart }
@@ -192,7 +192,7 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
   const params = r.parameters.specParameters
   const perPage = 16
   for (let i = 0; i * perPage < params.length; i++) {
-    drafts.push({...blank, kind: 'params', plot: false, title: `${testTitle(r.test)} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
+    drafts.push({...blank, kind: 'params', plot: false, title: `${testName(r.test)} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
       tables: [{heading: `Constants of this test and where they come from (${SOURCE_LEGEND})`,
         columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => {
           const note = plainStoredNote(x.note)

@@ -235,7 +235,7 @@ export function determination(v: VariableEvaluation, label: string, pctData: num
     {label: `Allowed Max Slope Excursion (${pctSlope}%)`, value: f(v.allowedSlopeExcursion) + u},
     {label: 'Measured Max Slope Excursion', value: `${f(v.slopeExcursion)}${u} (${v.slopeExcursionOk ? 'pass' : 'FAIL'})`},
     {label: 'Least Squares Linear Fit Formula', value: o.fitUnit ? `${fit} (${unitName})` : fit},
-    {label: 'Correlation Coefficient R²', value: v.rSquared === null ? 'n/a (constant values)' : v.rSquared.toFixed(4)},
+    {label: 'R² (coefficient of determination)', value: v.rSquared === null ? 'n/a (constant values)' : v.rSquared.toFixed(4)},
   ]
   return {
     id: v.id,

@@ -10,13 +10,13 @@
  * its start; a cut series continues with its next sample; the interruption is a deviation).
  */
 import type {KeyObject} from 'node:crypto'
-import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, readdirSync, rmSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {EXIT, FioFailedError, FioOutputError, InterruptedError, PtsError} from '../errors.js'
 import * as M from '../messages.js'
 import {FioEngine, gateNote, GATE_NOTE, type StartedJob} from '../engine/fio.js'
 import {stripHooks} from '../engine/jobfile.js'
-import {parseFioJson, parseIopsLog, type ParsedFio} from '../engine/parse.js'
+import {parseFioJson, type ParsedFio} from '../engine/parse.js'
 import {type Measurement} from '../model/results.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge} from '../device/purge.js'
@@ -29,11 +29,12 @@ import {RunStore} from '../store/run-store.js'
 import type {RunManifest, RunMetadata} from '../model/manifest.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
-import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
+import {burstComment, programJob, programWipcJob, stepSeed} from '../engine/job.js'
 import {type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
 import {userParameter} from '../model/wording.js'
 import {concludeLoop} from '../steady-state/conclude.js'
-import {burstIops, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
+import {burstsFromSteps, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
+import {binsOf} from '../model/latency.js'
 
 export interface ProgramRunInputs {
   plan: ProgramPlan
@@ -79,7 +80,9 @@ type Step =
   | {kind: 'sample'; index: number}
   /** The one fio job of a bursts or histogram phase. */
   | {kind: 'single'}
-  | {kind: 'op-pre'; op: number}
+  /** Pre-write of operating point op; sample k of it when the pre-write runs as samples (else 0). */
+  | {kind: 'op-pre'; op: number; sample: number}
+  | {kind: 'burst'; index: number}
   | {kind: 'op-measure'; op: number}
 
 const iso = (d: Date) => d.toISOString()
@@ -211,7 +214,9 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
    */
   const pipeline = async (first: Step, successor: (s: Step) => Step | null, autoRelease: (s: Step) => boolean,
     job: (s: Step) => {rel: string; text: (hooks: ReturnType<FioEngine['hooks']>) => string; threads: number; format?: 'json' | 'json+'},
-    onDone: (s: Step, m: Measurement, parsed: ParsedFio, t: {startNs: bigint; endNs: bigint}, rel: string) => 'continue' | 'stop') => {
+    onDone: (s: Step, m: Measurement, parsed: ParsedFio, t: {startNs: bigint; endNs: bigint}, rel: string) => 'continue' | 'stop',
+    /** Host idle before the successor of s: its release waits until this many ms after s's IO ended (HIR bursts); 0 = at once. */
+    idleAfterMs: (s: Step) => number = () => 0) => {
     const LOOKAHEAD = 2
     const launch = async (s: Step, gated: boolean) => {
       const my = ++seq
@@ -270,8 +275,19 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         await cancelQueued()
         return
       }
+      const idleMs = idleAfterMs(cur.step)
+      if (idleMs > 0) await waitUntil(Number(endNs / 1_000_000n) + idleMs)
+      if (signals.stopped()) { await next.job.cancel(); rmSync(store.path(`${next.rel}.fio`), {force: true}); await cancelQueued(); throw new InterruptedError(M.runDir.interrupted(signals.stopped()!, inp.runDir)) }
       next.job.release()
       cur = next
+    }
+  }
+  /** Sleep until a wall-clock instant (ms since the epoch), waking early on a stop signal. */
+  const waitUntil = async (atMs: number) => {
+    for (;;) {
+      const left = atMs - Date.now()
+      if (left <= 0 || signals.stopped()) return
+      await new Promise(resolve => setTimeout(resolve, Math.min(left, 200)))
     }
   }
 
@@ -365,11 +381,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             }
             const p = phase.points[(s as {index: number}).index]
             const round = (s as {round: number}).round
-            return {rel: `${base}/round-${pad(round, 2)}/${pad(p.index + 1, 2)}-${p.id}`, threads: p.threadCount,
+            return {rel: `${base}/round-${pad(round, 2)}/${pad(p.index + 1, 2)}-${p.id}`, threads: p.threadCount, format: phase.latencyBins ? 'json+' as const : 'json' as const,
               text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} round ${round} point ${p.index + 1}/${n}: ${p.label}`, section: p.id, workload: p, seconds: phase.pointSeconds, seed: stepSeed(plan.options.seed, pi, round, p.index)}, h)}
           }
           progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
-          await pipeline(firstOf(startRound), successor, autoRelease, job, (s, m, _parsed, t, rel) => {
+          await pipeline(firstOf(startRound), successor, autoRelease, job, (s, m, parsed, t, rel) => {
             const round = (s as {round: number}).round
             let r = res.rounds.find(x => x.round === round)
             if (!r) { r = {round, startedAt: nsToIso(t.startNs), finishedAt: null, preRound: null, points: []}; res.rounds.push(r) }
@@ -379,7 +395,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
               return 'continue'
             }
             const p = phase.points[(s as {index: number}).index]
-            r.points.push(stepResult(p.index, p.id, p, m, t, stepSeed(plan.options.seed, pi, round, p.index), rel))
+            const bins = phase.latencyBins ? binsOf(parsed.groups[0].latBins) : null
+            r.points.push({...stepResult(p.index, p.id, p, m, t, stepSeed(plan.options.seed, pi, round, p.index), rel), ...(bins ? {latBins: bins} : {})})
             const roundSec = n * phase.pointSeconds + (phase.preRound?.seconds ?? 0)
             const left = (n - p.index - 1) * phase.pointSeconds
             progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.roundCap, point: {index: p.index + 1, of: n, label: p.label},
@@ -434,24 +451,33 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       }
 
       if (phase.kind === 'bursts' && res.kind === 'bursts') {
+        // Each burst is one fio step; the next is released idleSeconds after its IO ended (digest Part A 12: burst IOPS =
+        // IOs completed in the burst / the burst's length, i.e. fio's IO count / runtime of the step).
         const w = phase.workload
-        // relative: fio writes the log into its working directory (the gate folder), so that a
-        // replay of the stored job with plain fio never overwrites the run's stored log
-        const logPrefix = 'bursts'
+        res.method = 'burst-jobs'
+        res.steps = res.steps ?? []
+        res.job = null
+        res.log = null
         progress.update({phase: `${phase.id}: ${phase.title}: ${phase.repeats} x (${formatDuration(phase.burstSeconds)} writes + ${formatDuration(phase.idleSeconds)} idle)`, etaSec: whole}, true)
-        await pipeline({kind: 'single'}, () => null, () => false,
-          () => ({rel: `${base}/bursts`, threads: w.threadCount,
-            text: h => programJob(plan, {comment: `${phase.id}: Wait State ${phase.waitState}`, section: phase.id, workload: w, seconds: 0, seed: stepSeed(plan.options.seed, pi, 0, 0),
-              bursts: {burstSeconds: phase.burstSeconds, idleSeconds: phase.idleSeconds, repeats: phase.repeats, logAvgMsec: phase.logAvgMsec, iopsLogPrefix: logPrefix}}, h)}),
-          (_s, m, _parsed, t, rel) => {
-            res.job = stepResult(0, 'bursts', w, m, t, stepSeed(plan.options.seed, pi, 0, 0), rel)
-            const logRel = `${base}/bursts_iops.log`
-            const written = engine.jobFile(`${logPrefix}_iops.log`)
-            if (existsSync(written)) { store.writeRaw(logRel, readFileSync(written, 'utf8')); rmSync(written, {force: true}) }
-            res.log = existsSync(store.path(logRel)) ? logRel : null
-            res.bursts = res.log ? burstIops(parseIopsLog(readFileSync(store.path(logRel), 'utf8')), phase.idleSeconds, phase.logAvgMsec) : []
-            return 'stop'
-          })
+        const job = (s: Step) => {
+          const k = (s as {index: number}).index
+          return {rel: `${base}/${pad(k + 1, 4)}`, threads: w.threadCount,
+            text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: burstComment(phase, k), section: phase.id, workload: w, seconds: phase.burstSeconds, seed: stepSeed(plan.options.seed, pi, 0, k)}, h)}
+        }
+        await pipeline({kind: 'burst', index: 0}, s => ((s as {index: number}).index + 1 < phase.repeats ? {kind: 'burst', index: (s as {index: number}).index + 1} : null), () => false, job,
+          (s, m, _parsed, t, rel) => {
+            const k = (s as {index: number}).index
+            res.steps!.push(stepResult(k, pad(k + 1, 4), w, m, t, stepSeed(plan.options.seed, pi, 0, k), rel))
+            res.bursts = burstsFromSteps(res.steps!)
+            const left = (phase.repeats - k - 1) * (phase.burstSeconds + phase.idleSeconds)
+            progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: k + 1, of: phase.repeats, label: `burst ${Math.round(res.bursts.at(-1)!.iops)} IOPS`}, etaSec: eta({min: left, max: left})})
+            return 'continue'
+          },
+          () => phase.idleSeconds * 1000)
+        // the last burst is followed by its host idle too (360 x (burst, idle)), before the return to baseline
+        const last = res.steps.at(-1)
+        if (last) await waitUntil(Number(BigInt(last.endNs) / 1_000_000n) + phase.idleSeconds * 1000)
+        if (signals.stopped()) throw new InterruptedError(M.runDir.interrupted(signals.stopped()!, inp.runDir))
         res.status = 'done'
         save()
         event('bursts', `${phase.id}: ${phaseDetail(res)}`)
@@ -466,7 +492,9 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             text: h => programJob(plan, {comment: `${phase.id}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, response-time histogram`, section: phase.id, workload: w, seconds: phase.seconds, seed: stepSeed(plan.options.seed, pi, 0, 0)}, h)}),
           (_s, m, parsed, t, rel) => {
             res.job = stepResult(0, 'histogram', w, m, t, stepSeed(plan.options.seed, pi, 0, 0), rel)
-            res.histogram = histogramFromBins(parsed.groups[0].clatBins)
+            // total latency, the basis of the ART/MRT/5 9s beside it (digest Part A 12)
+            res.histogram = histogramFromBins(parsed.groups[0].latBins)
+            res.histogramBasis = 'lat'
             return 'stop'
           })
         res.status = 'done'
@@ -490,31 +518,43 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
           return pt
         }
         const firstOp = res.points.findIndex(p => p.measure === null)
+        // The pre-write as one step, or as back-to-back samples (e.g. 60 x 1 min) stored and plotted per sample.
+        const nPre = phase.prewrite.samples
+        const preSeconds = phase.prewrite.seconds / nPre
+        const preSeed = (op: number, k: number) => stepSeed(plan.options.seed, pi, op, k === 0 ? 0 : 1000 + k)
         if (firstOp >= 0) {
+          if (nPre > 1) res.points[firstOp].prewriteSamples = [] // a cut pre-write is re-run from its first sample
           const job = (s: Step) => {
             const op = (s as {op: number}).op
             const role = res.points[op].role
             if (s.kind === 'op-pre') {
               const w = phase.prewrite.workload
-              return {rel: `${base}/${role}-prewrite`, threads: w.threadCount,
-                text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} ${role} IOPS point: pre-write ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}`, section: `${role}-prewrite`, workload: w, seconds: phase.prewrite.seconds, seed: stepSeed(plan.options.seed, pi, op, 0)}, h)}
+              const k = s.sample
+              return {rel: nPre > 1 ? `${base}/${role}-prewrite/${pad(k + 1, 2)}` : `${base}/${role}-prewrite`, threads: w.threadCount,
+                text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} ${role} IOPS point: pre-write${nPre > 1 ? ` sample ${k + 1}/${nPre}` : ''} ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}`, section: `${role}-prewrite`, workload: w, seconds: preSeconds, seed: preSeed(op, k)}, h)}
             }
             const w = workloadOf(op)
             return {rel: `${base}/${role}-histogram`, threads: w.threadCount, format: 'json+' as const,
               text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} ${role} IOPS point: ${w.label}, response-time histogram`, section: `${role}-histogram`, workload: w, seconds: phase.measureSeconds, seed: stepSeed(plan.options.seed, pi, op, 1)}, h)}
           }
-          await pipeline({kind: 'op-pre', op: firstOp},
-            s => (s.kind === 'op-pre' ? {kind: 'op-measure', op: s.op} : s.kind === 'op-measure' && s.op + 1 < res.points.length ? {kind: 'op-pre', op: s.op + 1} : null),
+          await pipeline({kind: 'op-pre', op: firstOp, sample: 0},
+            s => (s.kind === 'op-pre' ? (s.sample + 1 < nPre ? {kind: 'op-pre', op: s.op, sample: s.sample + 1} : {kind: 'op-measure', op: s.op})
+              : s.kind === 'op-measure' && s.op + 1 < res.points.length ? {kind: 'op-pre', op: s.op + 1, sample: 0} : null),
             s => s.kind === 'op-pre', job,
             (s, m, parsed, t, rel) => {
               const op = (s as {op: number}).op
               const p = res.points[op]
               if (s.kind === 'op-pre') {
-                p.prewrite = stepResult(0, `${p.role}-prewrite`, phase.prewrite.workload, m, t, stepSeed(plan.options.seed, pi, op, 0), rel)
+                if (nPre > 1) {
+                  const k = s.sample
+                  p.prewriteSamples = [...(p.prewriteSamples ?? []), stepResult(k, `${p.role}-prewrite-${pad(k + 1, 2)}`, phase.prewrite.workload, m, t, preSeed(op, k), rel)]
+                } else p.prewrite = stepResult(0, `${p.role}-prewrite`, phase.prewrite.workload, m, t, preSeed(op, 0), rel)
                 return 'continue'
               }
               p.measure = stepResult(1, `${p.role}-histogram`, workloadOf(op), m, t, stepSeed(plan.options.seed, pi, op, 1), rel)
-              p.histogram = histogramFromBins(parsed.groups[0].clatBins)
+              // total latency, the basis of the ART/MRT/5 9s beside it (digest Part A 12)
+              p.histogram = histogramFromBins(parsed.groups[0].latBins)
+              p.histogramBasis = 'lat'
               event('histogram', `${phase.id} ${p.role}: TC ${p.threadCount}/QD ${p.queueDepth}, ${Math.round(m.iops)} IOPS, MRT ${(m.latMaxNs / 1e6).toFixed(3)} ms`)
               return 'continue'
             })
@@ -586,7 +626,7 @@ export function prepareProgramResume(store: RunStore, manifest: RunManifest, res
     } else if (r.kind === 'bursts' || r.kind === 'histogram') {
       setAside(`${base}`)
       if (r.kind === 'histogram') Object.assign(r, {job: null, histogram: null})
-      if (r.kind === 'bursts') Object.assign(r, {job: null, bursts: [], log: null})
+      if (r.kind === 'bursts') Object.assign(r, {job: null, bursts: [], log: null, ...(r.steps ? {steps: []} : {})})
       where = `${r.id} re-run from its start`
     } else if (r.kind === 'operating-points') {
       where = `${r.id}: unfinished histogram points re-run`

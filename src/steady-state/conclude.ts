@@ -4,6 +4,7 @@
  * run, by resume, and by the audit's recomputation from raw/. Pure.
  */
 import {evaluateWindow} from './evaluate.js'
+import {mergeBins, percentileFromBins} from '../model/latency.js'
 import type {PlannedPhase, ProgramPoint} from '../plan/expand.js'
 import {selects} from '../plan/expand.js'
 import type {ProgramTracking, SteadyStateSpec} from '../model/definition.js'
@@ -32,12 +33,16 @@ export function loopWindowAverages(rounds: readonly LoopRound[], from: number, t
     const ps = w.map(r => r.points[i])
     const avg = (f: (p: StepResult) => number) => ps.reduce((a, p) => a + f(p), 0) / n
     const p5 = ps.every(p => p.latP99999Ns !== null) ? avg(p => p.latP99999Ns!) : null
+    // With every round's latency bins (LAT, digest Part A 12): the percentile over the window's pooled IOs.
+    const pooled = ps.every(p => p.latBins !== undefined) ? percentileFromBins(mergeBins(ps.map(p => p.latBins!)), 99.999) : null
     return {
       index: p0.index, id: p0.id, label: p0.label, readPct: p0.readPct, blockSizeBytes: p0.blockSizeBytes, threadCount: p0.threadCount, queueDepth: p0.queueDepth,
       iops: avg(p => p.iops), readIops: avg(p => p.readIops), writeIops: avg(p => p.writeIops),
       bwBytesPerSec: avg(p => p.bwBytesPerSec), readBwBytesPerSec: avg(p => p.readBwBytesPerSec), writeBwBytesPerSec: avg(p => p.writeBwBytesPerSec),
       latMeanNs: avg(p => p.latMeanNs), latMaxNs: Math.max(...ps.map(p => p.latMaxNs)), latMaxAvgNs: avg(p => p.latMaxNs),
-      latP99999Ns: p5, latPercentileSamples: ps.reduce((a, p) => a + p.latPercentileSamples, 0),
+      ...(pooled
+        ? {latP99999Ns: pooled.latNs, latPercentileSamples: pooled.ioCount, latP99999Basis: 'pooled' as const}
+        : {latP99999Ns: p5, latPercentileSamples: ps.reduce((a, p) => a + p.latPercentileSamples, 0)}),
     }
   })
 }

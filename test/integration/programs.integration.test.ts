@@ -66,10 +66,10 @@ describe('test programs end to end (real fio)', function () {
       expect(l.steadyState.verdict).to.be.oneOf(['steady', 'not-achieved'])
     }
     const text = pdfText(join(out, 'report.pdf'))
-    for (const t of ['TP - SS Convergence - Write 128KiB', 'TP - SS Convergence - Read 1024KiB', 'TP - Steady State Measurement Window - SEQ/1024KiB', 'TP - All Block Sizes - Tabular Data', 'TP - All Block Sizes - 2D Plot', 'TP - Test Definition Parameters']) {
+    for (const t of ['TP - SS Convergence - Write 128KiB', 'TP - SS Convergence - Read 1024KiB', 'TP - Steady State Measurement Window - SEQ/1024KiB', 'TP - All Block Sizes - Tabular Data', 'TP - All Block Sizes - 2D Plot', 'Throughput (TP) Test - Test Definition Parameters']) {
       expect(text).to.include(t)
     }
-    expect(text).to.match(/TP Test - Report Page/)
+    expect(text).to.match(/Throughput \(TP\) Test - Report Page/)
     // the run is sealed like every run: audit-ready hashes of results.json and raw/
     const m = readJson<RunManifest>(join(out, 'manifest.json'))
     expect(m.integrity?.files.map(f => f.path)).to.include('results.json')

@@ -20,6 +20,7 @@ import {renderReport} from '../../src/report/index.js'
 import {hashRawFiles} from '../../src/report/load.js'
 import {buildProgramReportModel, type ProgramReportModel} from '../../src/report/model.js'
 import {compositePages, histogramIoCount} from '../../src/report/pages/composite.js'
+import {cappedAtMax} from '../../src/model/latency.js'
 import {readStoredRun} from '../../src/store/read.js'
 
 const GENERATED_AT = '2026-12-01T12:00:00Z'
@@ -60,7 +61,8 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
   const roleName = {max: 'Max IOPS', mid: 'Mid IOPS', min: 'Min IOPS'} as const
   const tcqd = (o: {threadCount: number; queueDepth: number}) => `TC ${o.threadCount}/QD ${o.queueDepth}`
   const role = (r: OperatingPoint['role']) => ops.points.find(p => p.role === r)!
-  const histTitle = (o: OperatingPoint) => `${prefix}${roleName[o.role]} (${tcqd(o)}) - Response Time Histogram - MRT ${fmtMs(o.measure!.latMaxNs)} ms, 5 9s ${o.measure!.latP99999Ns === null ? 'n/a' : `${fmtMs(o.measure!.latP99999Ns)} ms`}`
+  // the 5 9s in the title never exceeds the MRT (fio's bucket value is capped at the maximum, marked "≤")
+  const histTitle = (o: OperatingPoint) => { const c = cappedAtMax(o.measure!.latP99999Ns, o.measure!.latMaxNs); return `${prefix}${roleName[o.role]} (${tcqd(o)}) - Response Time Histogram - MRT ${fmtMs(o.measure!.latMaxNs)} ms, 5 9s ${c.ns === null ? 'n/a' : `${c.capped ? '≤ ' : ''}${fmtMs(c.ns)} ms`}` }
   const page = (title: string) => {
     const p = model.pages.find(x => x.title === title)
     expect(p, `page "${title}"`).to.not.equal(undefined)
@@ -108,7 +110,7 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
       `${prefix}Demand Variation - IOPS vs QD`,
       `${prefix}Demand Intensity - ART vs IOPS`,
       `${prefix}System CPU Utilisation by TC x QD`,
-      ...(['max', 'mid', 'min'] as const).flatMap(r => [`${prefix}${roleName[r]} (${tcqd(role(r))}) - Pre-Write`, histTitle(role(r))]),
+      ...(['max', 'mid', 'min'] as const).flatMap(r => [`${prefix}${roleName[r]} (${tcqd(role(r))}) - Pre-Write - IOPS vs Time`, `${prefix}${roleName[r]} (${tcqd(role(r))}) - Pre-Write`, histTitle(role(r))]),
       `${prefix}IOPS and ART vs Total OIO`,
       `${prefix}Demand Variation - Tabular Data`,
     ]
@@ -117,8 +119,8 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
     const plots = model.pages.filter(p => p.caption.startsWith('Plot A.'))
     expect(plots.map(p => p.title)).to.deep.equal(expected)
     expect(plots.map(p => p.caption)).to.deep.equal(expected.map((t, i) => `Plot A.${i + 1} - ${t}`))
-    expect(model.pages[0].title).to.equal('DIRTH Test - Summary')
-    expect(model.pages[expected.length + 1].title).to.match(/^DIRTH - Test Definition Parameters/)
+    expect(model.pages[0].title).to.equal('Demand Intensity / Response Time Histogram (DIRTH) Test - Summary')
+    expect(model.pages[expected.length + 1].title).to.match(/^Demand Intensity \/ Response Time Histogram \(DIRTH\) Test - Test Definition Parameters/)
     expect(model.pages.at(-1)!.title).to.match(/^Appendix - Raw Files and SHA-256/)
     expect(model.header.subtitle).to.equal(`DIRTH - ${prefix.slice(8, -3)}`)
     expect(model.pages.map(p => p.number)).to.deep.equal(model.pages.map((_, i) => i + 1))
@@ -150,10 +152,15 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
       expect(cell('DV window-average IOPS')).to.equal(fmtIops(o.iops))
       expect(cell('DV window-average ART (ms)')).to.equal(fmtMs(o.latMeanNs))
       expect(cell('Histogram run IOPS')).to.equal(fmtIops(o.measure!.iops))
-      // the pre-write step as stored
+      // the pre-write as back-to-back samples (60 x 1 min at full scale; 18 x 0.2 s at time scale 0.001), plotted per sample
+      expect(o.prewrite).to.equal(null)
+      expect(o.prewriteSamples).to.have.length(18)
       const step = pre.tables[0].rows[0].cells
-      expect(step[1]).to.equal(tcqd(o.prewrite!))
-      expect(step[3]).to.equal(fmtIops(o.prewrite!.iops))
+      expect(step[1]).to.equal(tcqd(o.prewriteSamples![0]))
+      expect(step[3]).to.equal(fmtIops(o.prewriteSamples![0].iops))
+      const trace = chartValues(model.charts[page(`${prefix}${roleName[o.role]} (${tcqd(o)}) - Pre-Write - IOPS vs Time`).chart!]).filter(x => x.series === 'Pre-write IOPS')
+      expect(trace.map(x => x.y)).to.deep.equal(o.prewriteSamples!.map(s => s.iops))
+      for (let i = 1; i < trace.length; i++) expect(trace[i].x as number).to.be.greaterThan(trace[i - 1].x as number)
       // summary headline
       const head = model.pages[0].summary!.headline.find(x => x.label === roleName[o.role])!
       expect(head.value).to.equal(`${fmtIops(o.iops)} IOPS at ${tcqd(o)}, ART ${fmtMs(o.latMeanNs)} ms`)
@@ -177,7 +184,10 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
       expect(n).to.equal(histogramIoCount(o.histogram))
       // completed IOs of the run; fio's total_ios of the step is the same count here (tolerance: the IOs outstanding at the end, TC x QD)
       expect(Math.abs(n - o.measure!.ioCount), `${o.role}: histogram ${n} vs ioCount ${o.measure!.ioCount}`).to.be.at.most(o.threadCount * o.queueDepth)
-      expect(p.note).to.include(o.reason).and.to.include(tcqd(o)).and.to.include('completed IOs')
+      expect(p.note).to.include(o.reason).and.to.include(tcqd(o)).and.to.include('completed IO')
+      // total latency, the same basis as the MRT and 5 9s in the title (fio json+ lat_ns bins)
+      expect(o.histogramBasis).to.equal('lat')
+      expect(p.note).to.include("fio's json+ total-latency (lat) bins")
     }
   })
 

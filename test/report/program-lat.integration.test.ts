@@ -19,6 +19,7 @@ import {readStoredRun} from '../../src/store/read.js'
 import {blockSizeLabel, mixLabel} from '../../src/units.js'
 import {runCli} from '../helpers/cli.js'
 import {tool} from './helpers.js'
+import {mergeBins, percentileFromBins} from '../../src/model/latency.js'
 
 const GENERATED_AT = '2026-12-01T12:00:00Z'
 const TITLES = [
@@ -32,7 +33,7 @@ const TITLES = [
 const TABLE_TITLE_1X = 'LAT - Ave & Max Response Times'
 
 type Loop = Extract<PhaseResult, {kind: 'loop'}>
-interface Recomputed { art: number; mrt: number; mrtAvg: number; p5: number | null; samples: number; iops: number }
+interface Recomputed { art: number; mrt: number; mrtAvg: number; p5: number | null; samples: number; pooled: boolean; iops: number }
 
 /** Window average of one point, recomputed from the rounds of results.json (digest B §4, Part A 4, B §8 item 6). */
 function recompute(loop: Loop, readPct: number, bs: number): Recomputed {
@@ -42,9 +43,15 @@ function recompute(loop: Loop, readPct: number, bs: number): Recomputed {
   const avg = (f: (p: StepResult) => number) => ps.reduce((a, p) => a + f(p), 0) / ps.length
   return {
     art: avg(p => p.latMeanNs), mrt: Math.max(...ps.map(p => p.latMaxNs)), mrtAvg: avg(p => p.latMaxNs),
-    p5: ps.every(p => p.latP99999Ns !== null) ? avg(p => p.latP99999Ns!) : null, samples: ps.reduce((a, p) => a + p.latPercentileSamples, 0), iops: avg(p => p.iops),
+    // LAT points keep their json+ total-latency bins: the window's 5 9s is over the window's pooled IOs (issue 11 item 4)
+    ...(ps.every(p => p.latBins !== undefined)
+      ? (() => { const q = percentileFromBins(mergeBins(ps.map(p => p.latBins!)), 99.999)!; return {p5: q.latNs, samples: q.ioCount, pooled: true} })()
+      : {p5: ps.every(p => p.latP99999Ns !== null) ? avg(p => p.latP99999Ns!) : null, samples: ps.reduce((a, p) => a + p.latPercentileSamples, 0), pooled: false}),
+    iops: avg(p => p.iops),
   }
 }
+/** The 5 9s as the page shows it: capped at the window maximum, marked "≤" (fio's bucket value can lie above it). */
+const p5Shown = (c: Recomputed): string => (c.p5! > c.mrt ? `≤ ${fmtMs(c.mrt)}` : fmtMs(c.p5!))
 
 const loopOf = (r: ProgramResults): Loop => r.phases.find((p): p is Loop => p.kind === 'loop')!
 const plotPages = (m: ProgramReportModel) => m.pages.filter(p => p.caption.startsWith('Plot A.'))
@@ -87,7 +94,7 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
     expect(h.histogram!.reduce((a, b) => a + b.count, 0)).to.equal(h.job!.ioCount)
     expect(plotPages(runs.v1.model).map(p => p.title)).to.deep.equal(TITLES.map(t => (t === 'LAT - Ave, 5 9s, Max Response Times & IOPS' ? 'LAT - Ave & Max Response Times' : t)))
     expect(m.pages.map(p => p.number)).to.deep.equal(m.pages.map((_, i) => i + 1))
-    expect(m.header.title).to.equal('LAT Test - Report Page')
+    expect(m.header.title).to.equal('Latency (LAT) Test - Report Page')
     expect(m.header.revision).to.equal('PTS 2.0.2')
   })
 
@@ -120,7 +127,7 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
     const [art, p5, mrt, iops] = page.tables
     const sizes = [512, 4096, 8192]
     const mixes = [0, 65, 100]
-    const nRounds = loop.steadyState.toRound! - loop.steadyState.fromRound! + 1
+    expect(loop.steadyState.toRound! - loop.steadyState.fromRound! + 1).to.equal(5)
     expect(art.columns).to.deep.equal(['Block Size', 'R/W 0/100 (W)', 'R/W 65/35', 'R/W 100/0 (R)'])
     expect(mrt.columns).to.deep.equal(['Block Size', ...mixes.flatMap(rp => [`${mixLabel(rp)} max`, `${mixLabel(rp)} avg of max`])])
     expect(p5.columns).to.deep.equal(['Block Size', ...mixes.flatMap(rp => [`${mixLabel(rp)} 5 9s`, `${mixLabel(rp)} IOs`])])
@@ -131,9 +138,10 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
       expect(iops.rows[i].cells[j], `IOPS ${bs} ${rp}`).to.equal(fmtIops(c.iops))
       expect(mrt.rows[i].cells[2 * j], `MRT ${bs} ${rp}`).to.equal(fmtMs(c.mrt))
       expect(mrt.rows[i].cells[2 * j + 1], `MRT avg ${bs} ${rp}`).to.equal(fmtMs(c.mrtAvg))
-      expect(p5.rows[i].cells[2 * j], `5 9s ${bs} ${rp}`).to.equal(fmtMs(c.p5!))
-      // IO count, marked * when a round has fewer than 100,000 IOs (digest B §8 item 7).
-      expect(p5.rows[i].cells[2 * j + 1], `IOs ${bs} ${rp}`).to.equal(fixed(c.samples, 0) + (c.samples / nRounds < 100_000 ? ' *' : ''))
+      expect(c.pooled, 'the LAT points keep their latency bins').to.equal(true)
+      expect(p5.rows[i].cells[2 * j], `5 9s ${bs} ${rp}`).to.equal(p5Shown(c))
+      // pooled IO count, marked * when the window has fewer than 100,000 IOs
+      expect(p5.rows[i].cells[2 * j + 1], `IOs ${bs} ${rp}`).to.equal(fixed(c.samples, 0) + (c.samples < 100_000 ? ' *' : ''))
     }))
     expect(page.note).to.include('maximum over the window').and.to.include('average of the 5 per-round maxima').and.to.include('IOs')
   })
@@ -221,7 +229,7 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
     const s = m.pages[0].summary!
     const c = recompute(loop, 0, 4096)
     expect(kv(s.headline, 'ART 4KiB W')).to.deep.equal([`${fmtMs(c.art)} ms`])
-    expect(kv(s.headline, '5 9s 4KiB W')).to.deep.equal([`${fmtMs(c.p5!)} ms (${fixed(c.samples, 0)} IOs)`])
+    expect(kv(s.headline, '5 9s 4KiB W')).to.deep.equal([`${p5Shown(c)} ms (${fixed(c.samples, 0)} IOs)`])
     expect(kv(s.headline, 'MRT 4KiB W')).to.deep.equal([`${fmtMs(c.mrt)} ms (window max)`])
     expect(s.verdict).to.include(window)
     expect(s.steady).to.equal(loop.steadyState.verdict === 'steady')
@@ -238,7 +246,7 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
         expect(text, p.title).to.include(p.title)
         expect(text, p.caption).to.include(p.caption)
       }
-      expect(text.match(/LAT Test - Report Page/g)).to.have.length(m.pages.length)
+      expect(text.match(/Latency \(LAT\) Test - Report Page/g)).to.have.length(m.pages.length)
       const info = await tool('pdfinfo', [out])
       expect(info).to.match(new RegExp(`Pages:\\s+${m.pages.length}\\n`))
     }

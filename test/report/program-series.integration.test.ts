@@ -115,7 +115,7 @@ describe('report pages of WSAT, HIR and XSR (real shortened runs)', function () 
     it('has the PTS 2.0.2 WSAT pages in order', () => {
       expect(r.revision).to.equal('2.0.2')
       expect(s.samples.length).to.be.greaterThan(2)
-      expect(model.pages[0].title).to.equal('WSAT Test - Summary')
+      expect(model.pages[0].title).to.equal('Write Saturation (WSAT) Test - Summary')
       expect(builderTitles(model)).to.deep.equal(['WSAT - IOPS vs Time', 'WSAT - IOPS vs TGBW', 'WSAT - IOPS vs Normalized Capacity', 'WSAT - Response Times vs Time', 'WSAT - Summary Figures'])
       expect(model.pages.at(-1)!.title).to.match(/^Appendix - Raw Files/)
       expect(model.pages.filter(p => p.caption.startsWith('Plot A.')).map(p => p.caption)).to.deep.equal(builderTitles(model).map((t, i) => `Plot A.${i + 1} - ${t}`))
@@ -213,7 +213,7 @@ describe('report pages of WSAT, HIR and XSR (real shortened runs)', function () 
     it('has the HIR pages in order', () => {
       expect(ws.map(w => w.waitState)).to.deep.equal([1, 2, 3, 5, 10])
       expect(baselines).to.have.length(5)
-      expect(model.pages[0].title).to.equal('HIR Test - Summary')
+      expect(model.pages[0].title).to.equal('Host Idle Recovery (HIR) Test - Summary')
       expect(builderTitles(model)).to.deep.equal(['HIR - Pre-Conditioning IOPS Plot', 'HIR - Pre-Conditioning Steady State Measurement Plot', 'HIR - IOPS v Time - All Wait States', 'HIR - Wait States - Tabular Data'])
     })
 
@@ -228,13 +228,18 @@ describe('report pages of WSAT, HIR and XSR (real shortened runs)', function () 
       expect(model.header.steadyAchieved).to.equal(loop.steadyState.verdict === 'steady')
     })
 
-    it('IOPS v Time: every burst at job start + its log offset, baseline samples at their end', () => {
+    it('IOPS v Time: every burst (one fio step each) at its start, baseline samples at their end', () => {
       const rows = chartRows(model, 'HIR - IOPS v Time - All Wait States')
-      const t0 = ws[0].job!.startNs
+      const t0 = ws[0].steps![0].startNs
       for (const w of ws) {
+        // exactly the planned bursts, each one fio step: IOPS = its IOs / its runtime
+        expect(w.method).to.equal('burst-jobs')
+        expect(w.steps).to.have.length(w.repeats)
+        expect(w.bursts).to.have.length(w.repeats)
+        w.bursts.forEach((b, i) => expect(b.iops).to.equal(w.steps![i].ioCount / w.steps![i].runtimeSec))
         const mine = rows.filter(x => x.series === `WS${w.waitState}`)
         expect(mine.map(x => x.y)).to.deep.equal(w.bursts.map(b => b.iops))
-        mine.forEach((x, i) => expect(x.x).to.be.closeTo(minutesBetween(t0, w.job!.startNs) + w.bursts[i].startMs / 60000, 1e-9))
+        mine.forEach((x, i) => expect(x.x).to.be.closeTo(minutesBetween(t0, w.steps![i].startNs), 1e-9))
       }
       const base = rows.filter(x => x.series === 'Baseline')
       const samples = baselines.flatMap(b => b.samples)
@@ -274,7 +279,7 @@ describe('report pages of WSAT, HIR and XSR (real shortened runs)', function () 
 
     it('has the XSR pages in order', () => {
       expect(g.map(x => x.id)).to.deep.equal(['group-1', 'group-2', 'group-3'])
-      expect(model.pages[0].title).to.equal('XSR Test - Summary')
+      expect(model.pages[0].title).to.equal('Cross Stimulus Recovery (XSR) Test - Summary')
       expect(builderTitles(model)).to.deep.equal(['XSR - TP vs Time - All Access Groups', 'XSR - Throughput, ART & MRT vs Time', 'XSR - Access Groups and Recovery - Tabular Data'])
       expect(model.header.setup.find(k => k.label === 'Write cache')!.value).to.match(/^WCD /)
     })

@@ -23,6 +23,7 @@ import {isV1Results} from '../../src/store/migrate-v1.js'
 import {readStoredRun} from '../../src/store/read.js'
 import {assertValid} from '../../src/validate.js'
 import * as M from '../../src/messages.js'
+import {TESTS, type TestId} from '../../src/model/tests.js'
 
 const FIXTURES = new URL('../fixtures/runs-v1/', import.meta.url).pathname
 const KEY = createPublicKey(readFileSync(join(FIXTURES, 'signing.pub')))
@@ -91,7 +92,7 @@ describe('runs stored by the previous pts (test/fixtures/runs-v1)', function () 
         const run = loadRun(dir)
         const builder = PROGRAM_PAGE_BUILDERS[run.results.test]!
         const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: '2026-12-01T00:00:00Z'}, builder)
-        expect(model.pages[0].title).to.equal(`${f.test.toUpperCase()} Test - Summary`)
+        expect(model.pages[0].title).to.equal(`${TESTS[f.test as TestId].name} - Summary`)
         expect(model.pages.at(-1)!.kind).to.equal('appendix')
         expect(Object.keys(model.charts).length).to.be.greaterThan(0)
         for (const p of model.pages) if (p.chart) expect(model.charts, `chart of page "${p.title}"`).to.have.property(p.chart)
@@ -107,7 +108,8 @@ describe('runs stored by the previous pts (test/fixtures/runs-v1)', function () 
     const run = loadRun(join(FIXTURES, 'iops-complete-signed'))
     const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, generatedAt: '2026-12-01T00:00:00Z'}, PROGRAM_PAGE_BUILDERS.iops!)
     const titles = model.pages.map(p => p.title)
-    for (const t of ['IOPS Test - Summary', 'IOPS Steady State Convergence Plot - All Block Sizes', 'IOPS Steady State Measurement Window',
+    for (const t of ['IOPS Test - Summary', // the registry's full name of IOPS is "IOPS Test"
+      'IOPS Steady State Convergence Plot - All Block Sizes', 'IOPS Steady State Measurement Window',
       'IOPS - All RW Mix & BS - Tabular Data', 'IOPS - All RW Mix & BS - 2D Plot', 'IOPS - All RW Mix & BS - 3D Columns', 'Bandwidth & Response Time - All RW Mix & BS - Tabular Data']) {
       expect(titles, t).to.include(t)
     }

@@ -17,6 +17,7 @@ import {fixed, fmtIops, fmtMBps, fmtMs} from '../format.js'
 import type {TableData} from '../page-kit.js'
 import {closeupChart, demandIntensityChart, dualAxisChart, histogramChart, lineChart, type XYRow} from '../charts/generic.js'
 import {testTitle} from '../../model/tests.js'
+import {CAPPED_NOTE, cappedAtMax} from '../../model/latency.js'
 import {loopSteadyText, phasesOf, loopDetermination, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 
 type Loop = Extract<PhaseResult, {kind: 'loop'}>
@@ -58,7 +59,18 @@ function noData(title: string, why: string): ProgramPageSpec {
   return {kind: 'table', title, tables: [{heading: 'No data', columns: ['Item', 'Status'], rows: [{label: title.split(' - ').at(-1)!, cells: ['not available']}], note: ''}], note: why}
 }
 
-/** Histogram IO count (fio json+ clat bins: every completed IO of the measured run, reads and writes). */
+/**
+ * What a response-time histogram counts: total latency (fio lat_ns bins; the basis of the ART, MRT and 5 9s on the same
+ * page) or, for runs stored by older versions, completion latency (fio clat_ns bins).
+ */
+export function histogramBasisNote(basis: 'lat' | undefined, n: number, ioCount: number): string {
+  const what = basis === 'lat'
+    ? "The histogram is fio's json+ total-latency (lat) bins, i.e. response time = submission + completion, the same basis as the ART, MRT and 5 9s above"
+    : "The histogram is fio's json+ completion-latency (clat) bins, as stored by the pts version that ran this test: completion latency leaves out the submission time that the ART, MRT and 5 9s above include, so the histogram can sit slightly left of them"
+  return `${what}; it counts every completed IO, reads and writes, ${fixed(n, 0)} in all (fio's IO count of the run: ${fixed(ioCount, 0)}); each bar is one of fio's latency buckets, at fio's bucket value in ms.`
+}
+
+/** Histogram IO count (fio json+ bins: every completed IO of the measured run, reads and writes). */
 export function histogramIoCount(h: OperatingPoint['histogram']): number {
   return (h ?? []).reduce((a, b) => a + b.count, 0)
 }
@@ -169,7 +181,26 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
     const o = ops.find(x => x.role === role)
     const at = o ? ` (${tcqd(o)})` : ''
     const tPre = `${prefix}${name}${at} - Pre-Write`
-    if (o?.prewrite) {
+    const samples = o?.prewriteSamples ?? []
+    if (o && samples.length > 0) {
+      // The pre-write as back-to-back samples (e.g. 60 x 1 min): IOPS over time, to show whether it settled.
+      const s0 = samples[0]
+      const t0 = BigInt(s0.startNs)
+      const rows: XYRow[] = samples.map(s => ({x: Number(BigInt(s.endNs) - t0) / 60e9, y: s.iops, series: 'Pre-write IOPS'}))
+      const iops = samples.map(s => s.iops)
+      const meanIops = iops.reduce((a, x) => a + x, 0) / iops.length
+      const lastN = samples.slice(-Math.max(1, Math.round(samples.length / 6)))
+      const sampleSec = samples.reduce((a, s) => a + s.runtimeSec, 0) / samples.length
+      pages.push({kind: 'chart', title: `${tPre} - IOPS vs Time`, chart: lineChart(rows, {xTitle: 'Time (minutes from the start of the pre-write)', yTitle: `IOPS (pre-write, ${tcqd(s0)})`, yFormat: ',.0f'}),
+        note: `The ${name} pre-write (${stimulusOf(s0, mixName)}, ${tcqd(s0)}) as ${samples.length} back-to-back samples of ${fixed(sampleSec, 2)} s each, every point one sample placed at its end: mean ${fmtIops(meanIops)} IOPS, min ${fmtIops(Math.min(...iops))}, max ${fmtIops(Math.max(...iops))}; mean of the last ${lastN.length} samples ${fmtIops(lastN.reduce((a, s) => a + s.iops, 0) / lastN.length)} IOPS. ` +
+          `pts runs the pre-write as samples so that the report shows whether it settled before the histogram run (raw: ${s0.raw.json} and the ${samples.length - 1} that follow).`})
+      pages.push({kind: 'tables', title: tPre, tables: [
+        {heading: `Pre-write before the ${name} histogram run (${samples.length} samples)`, columns: STEP_COLUMNS, rows: [
+          stepRow('First sample', s0, mixName), stepRow('Last sample', samples.at(-1)!, mixName),
+        ], note: `Started ${s0.startedAt}; every sample is in report.csv.`},
+        opTable(o, name, ceilingMs),
+      ]})
+    } else if (o?.prewrite) {
       const s = o.prewrite
       pages.push({kind: 'tables', title: tPre, tables: [
         {heading: `Pre-write before the ${name} histogram run (one fio step)`, columns: STEP_COLUMNS, rows: [stepRow('Pre-write', s, mixName)], note: `Started ${s.startedAt}; raw ${s.raw.json}.`},
@@ -182,13 +213,15 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
 
     const m = o?.measure
     const mrt = m ? `MRT ${fmtMs(m.latMaxNs)} ms` : 'MRT n/a'
-    const p5 = m ? `5 9s ${m.latP99999Ns === null ? 'n/a' : `${fmtMs(m.latP99999Ns)} ms`}` : '5 9s n/a'
+    // fio's 5 9s is a bucket value and can exceed the measured maximum: shown capped, and said so
+    const p5c = m ? cappedAtMax(m.latP99999Ns, m.latMaxNs) : {ns: null, capped: false}
+    const p5 = m ? `5 9s ${p5c.ns === null ? 'n/a' : `${p5c.capped ? '≤ ' : ''}${fmtMs(p5c.ns)} ms`}` : '5 9s n/a'
     const tH = `${prefix}${name}${at} - Response Time Histogram - ${mrt}, ${p5}`
     if (o && m && o.histogram && o.histogram.length > 0) {
       const n = histogramIoCount(o.histogram)
       pages.push({kind: 'chart', title: tH, chart: histogramChart(o.histogram.map(b => ({latMs: b.latNs / 1e6, count: b.count})), {title: `${name}, ${tcqd(o)}`}),
         note: `${name}: ${tcqd(o)}, chosen because: ${o.reason}. Measured run: ${stimulus}, ${fixed(m.runtimeSec, 2)} s, ${fmtIops(m.iops)} IOPS, ART ${fmtMs(m.latMeanNs)} ms, ${mrt} (maximum total latency), ${p5} over ${fixed(m.latPercentileSamples, 0)} IOs. `
-          + `The histogram is fio's json+ completion-latency (clat) bins, reads and writes summed: it counts completed IOs, ${fixed(n, 0)} in all (fio's IO count of the run: ${fixed(m.ioCount, 0)}); each bar is one of fio's latency buckets, at fio's bucket value in ms.`})
+          + histogramBasisNote(o.histogramBasis, n, m.ioCount) + (p5c.capped ? ` 5 9s: ${CAPPED_NOTE}` : '')})
     } else pages.push(noData(tH, o ? `No histogram was stored for the ${name} point (${o.reason}).` : `No ${name} operating point (the operating-points phase did not run).`))
   }
 
@@ -265,8 +298,8 @@ function opTable(o: OperatingPoint, name: string, ceilingMs: number | null): Tab
       {label: 'Response-time ceiling (ms)', cells: [ceilingMs === null ? 'n/a' : String(ceilingMs)]},
       {label: 'Histogram run IOPS', cells: [m ? fmtIops(m.iops) : 'n/a']},
       {label: 'Histogram run ART / MRT (ms)', cells: [m ? `${fmtMs(m.latMeanNs)} / ${fmtMs(m.latMaxNs)}` : 'n/a']},
-      {label: 'Histogram run 5 9s (ms, IOs)', cells: [m ? `${m.latP99999Ns === null ? 'n/a' : fmtMs(m.latP99999Ns)} (${fixed(m.latPercentileSamples, 0)} IOs)` : 'n/a']},
-      {label: 'Histogram IOs (clat bins) / fio IO count', cells: [m ? `${fixed(histogramIoCount(o.histogram), 0)} / ${fixed(m.ioCount, 0)}` : 'n/a']},
+      {label: 'Histogram run 5 9s (ms, IOs)', cells: [m ? (() => { const c = cappedAtMax(m.latP99999Ns, m.latMaxNs); return `${c.ns === null ? 'n/a' : `${c.capped ? '≤ ' : ''}${fmtMs(c.ns)}`} (${fixed(m.latPercentileSamples, 0)} IOs)${c.capped ? '; fio\'s bucket value is above the maximum, so the maximum is shown' : ''}` })() : 'n/a']},
+      {label: `Histogram IOs (${o.histogramBasis === 'lat' ? 'total-latency' : 'completion-latency'} bins) / fio IO count`, cells: [m ? `${fixed(histogramIoCount(o.histogram), 0)} / ${fixed(m.ioCount, 0)}` : 'n/a']},
     ],
     note: '',
   }

@@ -1,7 +1,7 @@
 /**
  * Host Idle Recovery (HIR) report pages (digest B §5.5, §6.2, §8 item 14): the preconditioning
  * loop's tracking IOPS per round and its steady-state measurement window, IOPS against time over
- * all wait states (every write burst from fio's IOPS log, and the continuous return-to-baseline
+ * all wait states (every write burst, and the continuous return-to-baseline
  * samples), and per wait state the mean burst IOPS against the preconditioning steady-state IOPS.
  * Pure.
  */
@@ -34,6 +34,25 @@ export function hirSteadyIops(loop: Extract<PhaseResult, {kind: 'loop'}> | undef
   return loop.windowAverages.find(w => w.index === t.pointIndex)?.iops ?? null
 }
 
+/**
+ * How this run's burst IOPS were derived, for the page notes: one fio step per burst (IOs completed in the burst / its
+ * length), or, for runs stored by older pts versions, fio's averaged IOPS log as those versions derived it.
+ */
+export function burstBasis(ws: readonly Bursts[]): string {
+  const legacy = ws.some(w => w.method !== 'burst-jobs' && w.bursts.length > 0)
+  const exact = 'each burst is a fio step of its own; its IOPS = the IOs it completed / its length (fio\'s IO count and runtime of the step); the host idle between bursts is measured from the end of one burst\'s IO to the start of the next'
+  const old = 'this run was stored by an earlier pts version, whose burst IOPS are shown as it derived them: the mean of fio\'s averaged IOPS-log windows of one job with thinktime, grouped into bursts at idle gaps; windows that straddle the idle time count in whole, and with several threads the per-thread logs follow each other in one file, so more bursts can be found than were run'
+  return legacy ? (ws.some(w => w.method === 'burst-jobs') ? `${exact}; wait states without that method: ${old}` : old) : exact
+}
+
+/** The host idle between consecutive bursts as run (end of one burst step's IO to the start of the next), or null for runs without burst steps. */
+export function measuredIdle(ws: Bursts): {medianSec: number; maxSec: number} | null {
+  const st = ws.steps ?? []
+  if (st.length < 2) return null
+  const gaps = st.slice(1).map((s, i) => Number(BigInt(s.startNs) - BigInt(st[i].endNs)) / 1e9).sort((a, b) => a - b)
+  return {medianSec: gaps[Math.floor(gaps.length / 2)], maxSec: gaps.at(-1)!}
+}
+
 export function hirPages(input: ProgramReportInput): ProgramSection {
   const r = input.results
   const p = r.parameters
@@ -63,15 +82,17 @@ export function hirPages(input: ProgramReportInput): ProgramSection {
     }
   }
 
-  // IOPS v Time: minutes from the start of the first wait state; bursts at job start + their offset in fio's IOPS log, baseline samples at their end.
-  const first = segs.find(s => s.ws.job !== null)?.ws.job ?? null
-  const t0 = first ? BigInt(first.startNs) : null
+  // IOPS v Time: minutes from the start of the first wait state; bursts at the wait state's start + their offset, baseline samples at their end.
+  const wsStart = (ws: Bursts): string | null => ws.job?.startNs ?? ws.steps?.[0]?.startNs ?? null
+  const first = segs.map(s => wsStart(s.ws)).find(x => x !== null) ?? null
+  const t0 = first !== null ? BigInt(first) : null
   const minutesOf = (ns: bigint) => (t0 === null ? 0 : Number(ns - t0) / 60e9)
   const rows: SegmentRow[] = []
   const base: SegmentRow[] = []
   for (const {ws, baseline} of segs) {
-    if (ws.job) {
-      const start = BigInt(ws.job.startNs)
+    const s0 = wsStart(ws)
+    if (s0 !== null) {
+      const start = BigInt(s0)
       for (const b of ws.bursts) rows.push({x: minutesOf(start) + b.startMs / 60000, y: b.iops, series: wsName(ws), segment: ws.id})
     }
     if (baseline) for (const q of baseline.samples) base.push({x: minutesOf(BigInt(q.endNs)), y: q.iops, series: 'Baseline', segment: baseline.id})
@@ -80,26 +101,28 @@ export function hirPages(input: ProgramReportInput): ProgramSection {
   if (segs.length > 0) {
     pages.push({kind: 'chart', title: 'HIR - IOPS v Time - All Wait States',
       chart: segmentedLineChart([...rows, ...base], {xTitle: 'Time (minutes from the start of Wait State 1)', yTitle: 'IOPS', series, yFormat: ',.0f', colors: ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#b07aa1', '#9c755f'].slice(0, series.length - 1).concat('#222222')}),
-      note: `WSn: IOPS of each ${secs(segs[0].ws.burstSeconds)} RND 4KiB W burst (fio IOPS log), placed at its start; Baseline: the ${segs[0].baseline ? `${segs[0].baseline.sampleSeconds} s` : ''} samples of the continuous return to baseline after each wait state, placed at their end.`})
+      note: `WSn: IOPS of each ${secs(segs[0].ws.burstSeconds)} RND 4KiB W burst, placed at its start (${burstBasis(segs.map(s => s.ws))}); Baseline: the ${segs[0].baseline ? `${segs[0].baseline.sampleSeconds} s` : ''} samples of the continuous return to baseline after each wait state, placed at their end.`})
   }
 
   // Table: per wait state.
   const tRows = segs.map(({ws, baseline}) => {
     const m = mean(ws.bursts.map(b => b.iops))
     const bm = baseline ? mean(baseline.samples.map(q => q.iops)) : NaN
+    const idle = measuredIdle(ws)
     return {label: `WS${ws.waitState}`, cells: [
       `${secs(ws.burstSeconds)} / ${secs(ws.idleSeconds)}`,
       `${ws.bursts.length} / ${ws.repeats}`,
       Number.isFinite(m) ? fmtIops(m) : 'n/a',
       ssIops !== null && Number.isFinite(m) ? `${fixed(m / ssIops, 2)}x` : 'n/a',
       Number.isFinite(bm) ? fmtIops(bm) : 'n/a',
+      idle ? `${secs(idle.medianSec)} / ${secs(idle.maxSec)}` : 'n/a (one fio job)',
     ]}
   })
   pages.push({kind: 'table', title: 'HIR - Wait States - Tabular Data', tables: [{
     heading: `Mean burst IOPS per wait state vs the preconditioning steady-state IOPS (${ssIops === null ? 'n/a' : fmtIops(ssIops)} IOPS, ${ss.text})`,
-    columns: ['Wait State', 'Burst / idle', 'Bursts found / planned', 'Mean burst IOPS', 'vs PC steady state', 'Baseline mean IOPS after it'],
+    columns: ['Wait State', 'Burst / idle', 'Bursts found / planned', 'Mean burst IOPS', 'vs PC steady state', 'Baseline mean IOPS after it', 'Idle measured (median / max)'],
     rows: tRows,
-    note: 'Mean burst IOPS = mean over the bursts of the wait state of each burst\'s IOPS from fio\'s IOPS log (bursts are split at idle gaps); ratio = mean burst IOPS / the window average of the tracked preconditioning point; baseline = mean IOPS of the continuous return-to-baseline samples that follow the wait state.',
+    note: `Mean burst IOPS = mean over the bursts of the wait state of each burst's IOPS (${burstBasis(segs.map(s => s.ws))}); ratio = mean burst IOPS / the window average of the tracked preconditioning point; baseline = mean IOPS of the continuous return-to-baseline samples that follow the wait state; idle measured = from the end of one burst's IO to the start of the next (at least the planned idle; at very short time scales fio's start-up between steps makes it longer).`,
   }]})
 
   const wsList = segs.map(s => s.ws.waitState).join(', ')

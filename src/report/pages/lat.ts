@@ -13,6 +13,7 @@ import {fixed, fmtIops, fmtMs} from '../format.js'
 import {closeupChart, heatmapChart, histogramChart, lineChart} from '../charts/generic.js'
 import {loopDetermination, loopSteadyText, phasesOf, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 import type {LoopWindowAverage} from '../../model/results.js'
+import {CAPPED_NOTE, cappedAtMax} from '../../model/latency.js'
 
 /** Revisions whose LAT report has ART and MRT only (digest B §5.3 "Metrics per point", page 4). */
 const ART_MRT_ONLY = new Set(['pts-e-1.1', 'pts-c-1.2'])
@@ -59,7 +60,7 @@ export function latPages(input: ProgramReportInput): ProgramSection {
       'The tracking variable is the ART of RND 4KiB 0/100.'})
   pages.push({kind: 'chart', title: 'LAT - SS Convergence Plot - Maximum Latency - 100% Writes',
     chart: lineChart(writeSeries('latMaxNs'), {xTitle: 'Round', yTitle: 'Maximum response time (ms)', series: seriesNames, xTicks: ticks, band}),
-    note: `Maximum response time (MRT) of each RND R/W 0/100 point per round (fio's maximum completion latency over the point), one line per block size; shaded: measurement window ${window}.`})
+    note: `Maximum response time (MRT) of each RND R/W 0/100 point per round (the largest response time of the point: fio's maximum total latency, submission + completion), one line per block size; shaded: measurement window ${window}.`})
 
   // 3. Measurement window of the tracking variable, with the determination data (digest B §3.2).
   for (const v of loop?.steadyState.variables ?? []) {
@@ -73,20 +74,30 @@ export function latPages(input: ProgramReportInput): ProgramSection {
   const perMix = (f: (w: LoopWindowAverage) => string) => sizes.map(bs => ({label: blockSizeLabel(bs), cells: mixes.map(rp => { const w = wa(rp, bs); return w ? f(w) : 'n/a' })}))
   const perMix2 = (f: (w: LoopWindowAverage) => [string, string]) => sizes.map(bs => ({label: blockSizeLabel(bs), cells: mixes.flatMap(rp => { const w = wa(rp, bs); return w ? f(w) : ['n/a', 'n/a'] })}))
   const nRounds = from !== null && to !== null ? to - from + 1 : 0
-  const fewIos = was.some(w => w.latP99999Ns !== null && nRounds > 0 && w.latPercentileSamples / nRounds < FIVE_NINES_MIN_IOS)
+  // pooled (new runs): the window's percentile is over all its IOs; else (older runs) the average of the per-round values
+  const pooled = was.length > 0 && was.every(w => w.latP99999Basis === 'pooled')
+  const few = (w: LoopWindowAverage) => w.latP99999Ns !== null && (pooled ? w.latPercentileSamples < FIVE_NINES_MIN_IOS : nRounds > 0 && w.latPercentileSamples / nRounds < FIVE_NINES_MIN_IOS)
+  const fewIos = was.some(few)
+  const p5 = (w: LoopWindowAverage) => cappedAtMax(w.latP99999Ns, w.latMaxNs)
+  const anyCapped = was.some(w => p5(w).capped)
+  const p5Text = (w: LoopWindowAverage) => { const c = p5(w); return c.ns === null ? 'n/a' : `${c.capped ? '≤ ' : ''}${fmtMs(c.ns)}` }
   const tArt = {heading: 'ART - Average Response Time (ms), window average', columns: ['Block Size', ...mixes.map(mixName)], rows: perMix(w => ms(w.latMeanNs)), note: ''}
   const tMrt = {heading: 'MRT - Maximum Response Time (ms): maximum over the window, and average of the per-round maxima',
     columns: ['Block Size', ...mixes.flatMap(rp => [`${mixLabel(rp)} max`, `${mixLabel(rp)} avg of max`])], rows: perMix2(w => [ms(w.latMaxNs), ms(w.latMaxAvgNs)]), note: ''}
-  const t59 = {heading: '5 9s - 99.999th percentile Response Time (ms), window average, and the IOs behind it',
+  const t59 = {heading: pooled ? "5 9s - 99.999th percentile Response Time (ms) over the window's pooled IOs, and their count" : '5 9s - 99.999th percentile Response Time (ms), window average, and the IOs behind it',
     columns: ['Block Size', ...mixes.flatMap(rp => [`${mixLabel(rp)} 5 9s`, `${mixLabel(rp)} IOs`])],
-    rows: perMix2(w => [ms(w.latP99999Ns), fixed(w.latPercentileSamples, 0) + (nRounds > 0 && w.latPercentileSamples / nRounds < FIVE_NINES_MIN_IOS ? ' *' : '')]), note: ''}
+    rows: perMix2(w => [p5Text(w), fixed(w.latPercentileSamples, 0) + (few(w) ? ' *' : '')]), note: ''}
   const tIops = {heading: 'IOPS (read + write completions per second), window average', columns: ['Block Size', ...mixes.map(mixName)], rows: perMix(w => fmtIops(w.iops)), note: ''}
   const tableNote = [
-    `RND, TC ${tc}/QD ${qd}; every value is the average of the point over the ${nRounds || 5}-round measurement window (${from !== null ? `rounds ${from}-${to}` : 'n/a'}) except MRT "max", which is the maximum over the window ("avg of max" is the average of the ${nRounds || 5} per-round maxima, as some implementations report it).`,
-    'Mixed R/W response times are IO-weighted over reads and writes (pts\'s choice: every IO counts once).',
+    `RND, TC ${tc}/QD ${qd}; every value is the average of the point over the ${nRounds || 5}-round measurement window (${from !== null ? `rounds ${from}-${to}` : 'n/a'}) except MRT "max", which is the maximum over the window${pooled ? ', and 5 9s, which is taken over the window\'s pooled IOs' : ''} ("avg of max" is the average of the ${nRounds || 5} per-round maxima, as some implementations report it).`,
+    'Response time = fio\'s total latency (submission + completion) of each IO. Mixed R/W response times are IO-weighted over reads and writes (pts\'s choice: every IO counts once).',
     full
-      ? `5 9s is fio's 99.999th percentile over all IOs of each round, averaged over the window; "IOs" is the total number of IOs behind the ${nRounds || 5} values.` +
-        (fewIos ? ` * fewer than ${fixed(FIVE_NINES_MIN_IOS, 0)} IOs per round: that round's 5 9s is close to its maximum and not a meaningful percentile.` : '') +
+      ? (pooled
+        ? `5 9s is the 99.999th percentile over all IOs of the ${nRounds || 5} window rounds pooled (the rounds' fio json+ latency buckets merged, then fio's percentile rule); "IOs" is that pooled count. Each round's own 5 9s is in report.csv.` +
+          (fewIos ? ` * fewer than ${fixed(FIVE_NINES_MIN_IOS, 0)} IOs in the window: fewer than one IO lies above the 99.999th percentile, so it is close to the maximum and not a meaningful percentile.` : '')
+        : `5 9s is fio's 99.999th percentile over all IOs of each round, averaged over the window (the derivation of the pts version that stored this run); "IOs" is the total number of IOs behind the ${nRounds || 5} values.` +
+          (fewIos ? ` * fewer than ${fixed(FIVE_NINES_MIN_IOS, 0)} IOs per round: that round's 5 9s is close to its maximum and not a meaningful percentile.` : '')) +
+        (anyCapped ? ` ${CAPPED_NOTE}` : '') +
         ' IOPS = read + write completions per second.'
       : `${revisionLabel(r.revision)} reports ART and MRT only; the 5 9s and IOPS of every point are in report.csv.`,
   ].join(' ')
@@ -104,14 +115,15 @@ export function latPages(input: ProgramReportInput): ProgramSection {
   pages.push({kind: 'chart', title: 'LAT - 3D Plot - Maximum Latency', chart: heat('latMaxNs'),
     note: `Maximum response time (ms), the maximum over the measurement window; ${window}. The average of the per-round maxima is in the tabular data. ${heatNote}`})
 
-  // The optional response-time histogram run (PTS 2.0, digest B §5.3): fio's json+ completion-latency bins.
+  // The optional response-time histogram run (PTS 2.0, digest B §5.3): fio's json+ latency bins (total latency in new runs).
   for (const h of phasesOf(r, 'histogram')) {
     if (!h.job || !h.histogram) continue
     const total = h.histogram.reduce((a, b) => a + b.count, 0)
-    const p5 = h.job.latP99999Ns === null ? 'n/a' : `${fmtMs(h.job.latP99999Ns)} ms`
+    const hc = cappedAtMax(h.job.latP99999Ns, h.job.latMaxNs)
+    const p5 = hc.ns === null ? 'n/a' : `${hc.capped ? '≤ ' : ''}${fmtMs(hc.ns)} ms`
     pages.push({kind: 'chart', title: `LAT - Response Time Histogram (optional) - ${h.job.label} TC ${h.job.threadCount}/QD ${h.job.queueDepth}`,
       chart: histogramChart(h.histogram.map(b => ({latMs: b.latNs / 1e6, count: b.count})), {title: `${h.job.label}, ${fixed(h.job.runtimeSec, 1)} s`}),
-      note: `Optional in PTS 2.0. ${fixed(total, 0)} IOs in fio's completion-latency bins (json+), ART ${fmtMs(h.job.latMeanNs)} ms, 5 9s ${p5} (${fixed(h.job.latPercentileSamples, 0)} IOs), MRT ${fmtMs(h.job.latMaxNs)} ms, ${fmtIops(h.job.iops)} IOPS. Run after the loop, at the drive's steady state.`})
+      note: `Optional in PTS 2.0. ${fixed(total, 0)} IOs in fio's ${h.histogramBasis === 'lat' ? 'total-latency (response time, the basis of the ART, MRT and 5 9s here)' : "completion-latency (as stored by an earlier pts version: without the submission time that the ART, MRT and 5 9s here include)"} bins (json+), ART ${fmtMs(h.job.latMeanNs)} ms, 5 9s ${p5} (${fixed(h.job.latPercentileSamples, 0)} IOs), MRT ${fmtMs(h.job.latMaxNs)} ms, ${fmtIops(h.job.iops)} IOPS. Run after the loop, at the drive's steady state.${hc.capped ? ` 5 9s: ${CAPPED_NOTE}` : ''}`})
   }
 
   // Header and summary.
@@ -123,10 +135,10 @@ export function latPages(input: ProgramReportInput): ProgramSection {
   // Short labels: the summary page has room for about six headline rows.
   const headline = [
     {label: 'ART 4KiB W', value: w4 ? `${ms(w4.latMeanNs)} ms` : 'n/a'},
-    ...(full ? [{label: '5 9s 4KiB W', value: w4 ? `${ms(w4.latP99999Ns)} ms (${fixed(w4.latPercentileSamples, 0)} IOs)` : 'n/a'}] : []),
+    ...(full ? [{label: '5 9s 4KiB W', value: w4 ? `${p5Text(w4)} ms (${fixed(w4.latPercentileSamples, 0)} IOs)` : 'n/a'}] : []),
     {label: 'MRT 4KiB W', value: w4 ? `${ms(w4.latMaxNs)} ms (window max)` : 'n/a'},
     {label: 'ART 4KiB R', value: r4 ? `${ms(r4.latMeanNs)} ms` : 'n/a'},
-    ...(full ? [{label: '5 9s 4KiB R', value: r4 ? `${ms(r4.latP99999Ns)} ms (${fixed(r4.latPercentileSamples, 0)} IOs)` : 'n/a'}] : []),
+    ...(full ? [{label: '5 9s 4KiB R', value: r4 ? `${p5Text(r4)} ms (${fixed(r4.latPercentileSamples, 0)} IOs)` : 'n/a'}] : []),
     {label: 'MRT 4KiB R', value: r4 ? `${ms(r4.latMaxNs)} ms (window max)` : 'n/a'},
   ]
   return {

@@ -53,8 +53,17 @@ export function tpPages(input: ProgramReportInput): ProgramSection {
       const w = l.windowAverages.find(x => x.readPct === rp)
       return {label: `SEQ ${sizes[i]} ${rp === 0 ? 'write' : 'read'}`, value: w ? `${fmtMBps(w.bwBytesPerSec)} MB/s` : 'n/a'}
     })),
-    verdict: achieved ? 'Steady state achieved for every block size' : 'Steady State NOT ACHIEVED for every block size',
+    verdict: tpVerdict(sizes, all.map(s => s.achieved)),
     verdictDetail: loops.map((l, i) => `${sizes[i]}: ${all[i].text}`).join('; '),
     pages,
   }
+}
+
+/** The TP verdict names the block sizes that missed steady state ("NOT ACHIEVED for 128KiB"), never "for every block size" when one passed. */
+export function tpVerdict(sizes: string[], achieved: boolean[]): string {
+  const failed = sizes.filter((_, i) => !achieved[i])
+  if (sizes.length === 0) return 'Steady State NOT ACHIEVED (no block size was run)'
+  if (failed.length === 0) return sizes.length === 1 ? `Steady state achieved for ${sizes[0]}` : `Steady state achieved for every block size (${sizes.join(', ')})`
+  const passed = sizes.filter((_, i) => achieved[i])
+  return `Steady State NOT ACHIEVED for ${failed.join(' and ')}${passed.length ? ` (achieved for ${passed.join(' and ')})` : ''}`
 }

@@ -85,7 +85,7 @@ export function wsatPages(input: ProgramReportInput): ProgramSection {
     // 5 9s drawn last: with few IOs per sample it equals MRT and would hide under it.
     const rows = [...rt.filter(x => x.series === 'ART'), ...rt.filter(x => x.series === 'MRT'), ...rt.filter(x => x.series === '5 9s')]
     pages.push({kind: 'chart', title: 'WSAT - Response Times vs Time', chart: lineChart(rows, {xTitle: 'Time (minutes)', yTitle: 'Response time (ms, log scale)', series: ['ART', '5 9s', 'MRT'], logY: true, yFormat: '~g'}),
-      note: 'Per sample: ART = IO-weighted mean completion latency; 5 9s = 99.999th percentile over the IOs of the sample (with fewer than 10^5 IOs it is about the maximum); MRT = maximum. ' +
+      note: 'Per sample: response time = fio total latency (submission + completion); ART = its IO-weighted mean; 5 9s = 99.999th percentile over the IOs of the sample (with fewer than 10^5 IOs it is about the maximum); MRT = maximum. ' +
         `${close > 0 ? `In ${close} of ${n} samples 5 9s is within 1% of MRT, so the two lines overlap there. ` : ''}Optional in PTS 2.0.2.`})
   }
 
