@@ -29,7 +29,9 @@ export interface PlanSuiteJson {
   suite: true
   revision: string
   /** maxSec: null when a phase has no upper bound. */
-  tests: Array<{test: string; minSec: number; maxSec: number | null; refusals: string[]; compliance: ProgramPlan['compliance']}>
+  tests: Array<{test: string; minSec: number; maxSec: number | null; refusals: string[]; compliance: ProgramPlan['compliance']
+    /** Phases whose minimum is only the earliest possible stop (it depends on the device, e.g. WSAT's capacity stop). */
+    minDependsOn?: string[]}>
 }
 
 /** What `pts plan --json` prints. */
@@ -55,7 +57,8 @@ export default class Plan extends BaseCommand {
       const tests = chooseTests(revisionTests(flags.revision), flags.tests, flags.revision)
       const parts = tests.map(t => {
         const p = prepare(t, flags)
-        return {test: t, minSec: p.plan.durations.minSec, maxSec: p.plan.durations.maxSec, refusals: p.refusals, compliance: p.plan.compliance}
+        const dependent = p.plan.timeline.filter(x => x.minDependsOn).map(x => x.phase)
+        return {test: t, minSec: p.plan.durations.minSec, maxSec: p.plan.durations.maxSec, refusals: p.refusals, compliance: p.plan.compliance, ...(dependent.length ? {minDependsOn: dependent} : {})}
       })
       const refusals = parts[0]?.refusals ?? []
       if (!this.jsonEnabled()) {
