@@ -27,10 +27,12 @@ export async function measureLayout(html: string): Promise<PageLayout[]> {
     await page.setJavaScriptEnabled(false)
     await page.setContent(html, {waitUntil: 'load'})
     await page.emulateMediaType('print')
-    const raw = await page.evaluate(() => Array.from(document.querySelectorAll('section.page')).map(s => {
-      const h = (sel: string) => { const e = s.querySelector(sel); return e ? e.getBoundingClientRect().height : 0 }
-      return {kind: Array.from(s.classList).find(c => c.startsWith('page-'))?.slice(5) ?? '', page: s.getBoundingClientRect().height, header: h('header.snia'), status: h('header.snia .status'), deviations: h('header.snia .deviations')}
-    }))
+    // a string, so that the TypeScript loader's helpers (__name) do not end up in the page
+    const raw = await page.evaluate(`Array.from(document.querySelectorAll('section.page')).map(function (s) {
+      function h(sel) { var e = s.querySelector(sel); return e ? e.getBoundingClientRect().height : 0 }
+      var kind = Array.from(s.classList).filter(function (c) { return c.indexOf('page-') === 0 })[0] || ''
+      return {kind: kind.slice(5), page: s.getBoundingClientRect().height, header: h('header.snia'), status: h('header.snia .status'), deviations: h('header.snia .deviations')}
+    })`) as Array<{kind: string; page: number; header: number; status: number; deviations: number}>
     return raw.map((r, i) => ({page: i + 1, kind: r.kind, pageMm: r.page / PX_PER_MM, headerMm: r.header / PX_PER_MM, headerShare: r.header / r.page, statusMm: r.status / PX_PER_MM, deviationsMm: r.deviations / PX_PER_MM}))
   } finally {
     await browser.close()

@@ -2,7 +2,7 @@
  * Report layout in real Chromium (bench/layout.ts): the SNIA header box, with its compliance and
  * deviations lines, takes a bounded share of every page, measured from Chromium's layout of the
  * HTML report of a stored run (print media, A4). Before the compact header (commit b2726cc) the
- * golden-iops report's header took HEADER_BEFORE of the page height.
+ * golden-iops report's header took 25.1 % of the page height and golden-xsr's 24.1 % (bench/layout.ts); now 18.4 % and 16.7 %.
  */
 import {expect} from 'chai'
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
@@ -12,10 +12,10 @@ import {measureLayout, summarize} from '../../bench/layout.js'
 import {pts, ROOT} from './helpers.js'
 
 /** Median header share of the page before the compact header, measured with bench/layout.ts. */
-const HEADER_BEFORE = 0.3
+const HEADER_BEFORE = 0.24
 /** The most a header may take now (median over the pages, and on any page). */
-const MAX_MEDIAN_SHARE = 0.2
-const MAX_SHARE = 0.22
+const MAX_MEDIAN_SHARE = 0.19
+const MAX_SHARE = 0.2
 
 describe('report layout: the header takes a bounded share of the page (Chromium layout)', function () {
   this.timeout(120_000)
