@@ -25,28 +25,6 @@ done) date +%s%N >> "$2"
 esac
 `
 
-/**
- * The same gate for bash, used where /bin/bash exists: its clock ($EPOCHREALTIME, µs) and every step
- * of the release are builtins, so no process is started between a job's end stamp and the release
- * of the next job, nor between the release and the next job's start stamp (on a busy host each
- * process start waits for a CPU; with date/wc/cat that added up to over a second between points).
- * The wait takes the shared lock on an fd bash holds (no `flock ... true` child to start).
- */
-const GATE_SCRIPT_BASH = `#!/bin/bash
-# pts fio gate (bash). wait GATE TS: block until GATE is unlocked, then log the I/O start time (ns).
-# done TS PIDFILE N: log the I/O end time; when all N threads of the job are done, release the
-# next point (kill its gate holder). Only builtins after the lock: no process is started.
-now() { local t=\${EPOCHREALTIME/[.,]/}; echo "\${t}000"; }
-case "$1" in
-wait) exec 9>>"$2"; flock -s 9; now >> "$3" ;;
-done) now >> "$2"
-  if [ -s "$3" ]; then
-    n=0; while read -r _; do n=$((n+1)); done < "$2"
-    if [ "$n" -ge "$4" ]; then read -r pid < "$3"; kill -9 "$pid" 2>/dev/null; fi
-  fi; true ;;
-esac
-`
-
 export function findFio(): {path: string; version: string} {
   const path = process.env.PTS_FIO ?? whichPath('fio')
   if (!path || !existsSync(path)) throw new MissingToolError('fio', 'fio')
@@ -94,7 +72,7 @@ export class FioEngine {
   constructor(readonly fioPath: string) {
     this.gateDir = mkdtempSync(join(tmpdir(), 'pts-gate-'))
     const script = join(this.gateDir, 'gate.sh')
-    writeFileSync(script, existsSync('/bin/bash') ? GATE_SCRIPT_BASH : GATE_SCRIPT)
+    writeFileSync(script, GATE_SCRIPT)
     chmodSync(script, 0o755)
   }
 

@@ -217,10 +217,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     onDone: (s: Step, m: Measurement, parsed: ParsedFio, t: StepTimes, rel: string) => 'continue' | 'stop',
     /** Idle gaps are recorded from this end (the phase's last stored step; null: none yet); null: not recorded in this phase. */
     gaps: {prevEndNs: bigint | null} | null = null) => {
-    // Jobs started ahead, set up and waiting at their gate: fio's own set-up (process, threads, buffers)
-    // takes longer than one short point on a busy host, and a job not yet at its gate when released
-    // starts late (an idle gap); three ahead give it two points' time.
-    const LOOKAHEAD = 3
+    const LOOKAHEAD = 2
     const launch = async (s: Step, gated: boolean) => {
       const my = ++seq
       const j = job(s)
