@@ -36,6 +36,22 @@ export function formatBytes(bytes: number): string {
   return `${Number.isInteger(v) ? v : v.toFixed(2)} ${units[i]}`
 }
 
+/**
+ * A capacity as the report prints it: decimal units to 0.1 (the PTS's unit for capacity, digest
+ * Part A 5), then the binary size: 268435456 -> "268.4 MB (256 MiB)", 1000204886016 ->
+ * "1.0 TB (931.5 GiB)".
+ */
+export function formatCapacity(bytes: number): string {
+  const dec: Array<[number, string]> = [[1e12, 'TB'], [1e9, 'GB'], [1e6, 'MB'], [1e3, 'kB']]
+  const [div, unit] = dec.find(([d]) => bytes >= d) ?? [1, 'B']
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
+  let v = bytes
+  let i = 0
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++ }
+  const bin = `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`
+  return div === 1 ? `${bytes} B` : `${(bytes / div).toFixed(1)} ${unit} (${bin})`
+}
+
 /** Decimal GB (10^9 B), as the PTS reports capacity (digest Part A 5). */
 export function formatDecimalGB(bytes: number): string {
   return `${(bytes / 1e9).toFixed(1)} GB`

@@ -1,7 +1,7 @@
 /** `pts plan <test>`: the plan's text (every phase with its timeline and the test's constants) and its job texts. Pure. */
 import type {ProgramPlan} from '../plan/expand.js'
 import {burstComment, programJob, programWipcJob, stepSeed} from '../engine/job.js'
-import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
+import {formatBytes, formatCapacity, formatDuration} from '../units.js'
 import {sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 
 /** Human text of a plan: every phase with its timeline, and the minimum and maximum duration. Pure. */
@@ -10,9 +10,10 @@ export function planText(plan: ProgramPlan, targetLabel: string, refusals: strin
   const s = plan.spec
   const lines = [
     `PTS ${s.title} test (${s.subtitle}), revision ${s.revision}, profile ${o.profile} (${s.clause})`,
-    `Target: ${targetLabel}, ${formatBytes(plan.target.sizeBytes)} (${formatDecimalGB(plan.target.sizeBytes)})`,
+    `Target: ${targetLabel}, ${formatCapacity(plan.target.sizeBytes)}`,
     `Safety: ${refusals.length === 0 ? 'would proceed' : `would REFUSE:\n${refusals.map(r => `  - ${r}`).join('\n')}`}`,
-    `Compliance: ${plan.compliance.compliant ? 'compliant' : `NON-COMPLIANT: ${plan.compliance.reasons.join('; ')}`}`,
+    // A refused target is never run, so it has no compliance verdict of its own: say what it would be.
+    `Compliance: ${refusals.length > 0 ? 'no run (the safety gate refuses this target); once the refusals are resolved the run would be ' : ''}${plan.compliance.compliant ? 'compliant' : `NON-COMPLIANT: ${plan.compliance.reasons.join('; ')}`}`,
     ...(purge ? [`Purge: ${purge.method}${purge.refused ? ` REFUSED: ${purge.refused}` : ''}${purge.deviation ? ` (deviation: ${purge.deviation})` : ''}`, ...purge.steps.map(c => `  $ ${c}`)] : []),
     ...(plan.deviations.length ? ['Deviations:', ...plan.deviations.map(d => `  - ${d}`)] : []),
     `Conditions: ActiveRange ${plan.profile.activeRangePct}% (${formatBytes(plan.activeRangeBytes)}), write cache ${plan.profile.writeCache}, TC ${o.threadCount}/QD ${o.queueDepth} unless a phase fixes its own, data pattern random, ioengine ${o.ioengine}, time scale ${o.timeScale}${plan.selectedWorkload ? `, workload ${plan.selectedWorkload.key}: ${plan.selectedWorkload.label}` : ''}`,
@@ -21,9 +22,10 @@ export function planText(plan: ProgramPlan, targetLabel: string, refusals: strin
   ]
   plan.timeline.forEach((t, i) => {
     const d = t.minSec === t.maxSec ? formatDuration(t.minSec) : `${formatDuration(t.minSec)} to ${formatDuration(t.maxSec)}`
-    lines.push(`  ${String(i + 1).padStart(2)}. ${t.title} [${t.phase}]: ${t.detail}${t.maxSec > 0 ? ` (${d})` : ''}`)
+    lines.push(`  ${String(i + 1).padStart(2)}. ${t.title} [${t.phase}]: ${t.detail}${t.maxSec > 0 ? ` (${d}${t.minDependsOn ? `; the minimum is the earliest possible stop: ${t.minDependsOn}` : ''})` : ''}`)
   })
-  lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device; the preflight estimates WIPC)`)
+  const dependent = plan.timeline.filter(t => t.minDependsOn).map(t => t.phase)
+  lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}${dependent.length ? ` (the earliest possible stop of ${dependent.join(', ')}; the real length depends on the device)` : ''}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device; the preflight estimates WIPC)`)
   if (preflight) lines.push('', preflight)
   lines.push('', `Parameters, each with its source in [brackets] (${SOURCE_LEGEND}):`)
   for (const p of s.parameters) lines.push(`  - ${p.name}: ${p.value} [${sourceLabel(p.source)}]${p.note ? ` ${p.note}` : ''}`)

@@ -98,10 +98,23 @@ export function readSuite(dir: string): SuiteManifest | null {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/** The contents page (HTML, pure): every test with its status, verdict line and page range in the combined PDF; `claims`: the "Claims vs measured" pages of pts verify, right after it. */
-export function contentsHtml(s: SuiteManifest, rows: Array<{test: string; status: string; detail: string; firstPage: number | null; pages: number}>, css: string, claims?: {summary: string; firstPage: number; pages: number}): string {
-  const claimsRow = claims ? `<tr><td>Claims vs measured (pts verify)</td><td>claims</td><td>verified</td><td>${esc(claims.summary)}</td><td class="num">${claims.firstPage}-${claims.firstPage + claims.pages - 1}</td></tr>\n` : ''
-  const body = claimsRow + rows.map(r => `<tr><td>${esc(testTitle(r.test))}</td><td>${esc(r.test)}</td><td>${esc(r.status)}</td><td>${esc(r.detail)}</td><td class="num">${r.firstPage === null ? '-' : `${r.firstPage}-${r.firstPage + r.pages - 1}`}</td></tr>`).join('\n')
+/**
+ * What the contents page says about the purges (pure), from each test's purge text (storedPurge):
+ * a statement only as strong as what happened.
+ */
+export function purgeSentence(rows: ReadonlyArray<{test: string; purge?: string}>): string {
+  const known = rows.filter(r => r.purge !== undefined && r.purge !== '')
+  if (known.length === 0) return 'No test has recorded a purge yet.'
+  const done = known.filter(r => /\(done\)/.test(r.purge!) && !/\((skipped|failed|pending)\)/.test(r.purge!))
+  if (done.length === rows.length) return 'Every test started from a purge (the Purge column names the method).'
+  if (done.length === 0) return `No test started from a purge (the Purge column says why for each); ${known.every(r => /^none/.test(r.purge!)) ? 'a regular file target cannot be purged, so ' : ''}the runs are marked non-compliant for it.`
+  return `${done.length} of ${rows.length} tests started from a purge (${done.map(r => r.test).join(', ')}); the Purge column says what happened for each.`
+}
+
+/** The contents page (HTML, pure): every test with its status, purge, verdict line and page range in the combined PDF; `claims`: the "Claims vs measured" pages of pts verify, right after it. */
+export function contentsHtml(s: SuiteManifest, rows: Array<{test: string; status: string; detail: string; firstPage: number | null; pages: number; purge?: string}>, css: string, claims?: {summary: string; firstPage: number; pages: number}): string {
+  const claimsRow = claims ? `<tr><td>Claims vs measured (pts verify)</td><td>claims</td><td>verified</td><td>-</td><td>${esc(claims.summary)}</td><td class="num">${claims.firstPage}-${claims.firstPage + claims.pages - 1}</td></tr>\n` : ''
+  const body = claimsRow + rows.map(r => `<tr><td>${esc(testTitle(r.test))}</td><td>${esc(r.test)}</td><td>${esc(r.status)}</td><td>${esc(r.purge || '-')}</td><td>${esc(r.detail)}</td><td class="num">${r.firstPage === null ? '-' : `${r.firstPage}-${r.firstPage + r.pages - 1}`}</td></tr>`).join('\n')
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>PTS suite ${esc(s.suiteId)}</title><style>${css}
 .contents h1{font-size:20px;margin:0 0 6px} .contents table{width:100%;border-collapse:collapse;font-size:11px} .contents td,.contents th{border:1px solid #999;padding:4px 6px;text-align:left;vertical-align:top} .contents .num{text-align:right;white-space:nowrap}</style></head>
 <body><section class="page contents"><div class="body">
@@ -109,10 +122,10 @@ export function contentsHtml(s: SuiteManifest, rows: Array<{test: string; status
 <p><b>Revision:</b> ${esc(revisionLabel(s.revision))} &nbsp; <b>Device:</b> ${esc(s.device)} &nbsp; <b>Suite:</b> ${esc(s.suiteId)}</p>
 <p><b>Started:</b> ${esc(s.createdAt)} &nbsp; <b>Finished:</b> ${esc(s.finishedAt ?? 'not finished')} &nbsp; <b>Status:</b> ${esc(s.status)}</p>
 <h2>Contents</h2>
-<table><tr><th>Test</th><th>Id</th><th>Status</th><th>Result</th><th>Pages</th></tr>
+<table><tr><th>Test</th><th>Id</th><th>Status</th><th>Purge</th><th>Result</th><th>Pages</th></tr>
 ${body}
 </table>
-<p>Each section is the test's own report, with the SNIA header on every page and its own page numbering ("Page n of N" of that test); the page ranges above are those of this combined document. Every test started from a purge. Each test's results, raw fio data and report are also in its own directory: ${esc(s.tests.map(t => t.dir).join(', '))}.</p>
+<p>Each section is the test's own report, with the SNIA header on every page and its own page numbering ("Page n of N" of that test); the page ranges above are those of this combined document. ${esc(purgeSentence(rows))} Each test's results, raw fio data and report are also in its own directory: ${esc(s.tests.map(t => t.dir).join(', '))}.</p>
 <p>Command: ${esc(s.argv.join(' '))}</p>
 </div></section></body></html>`
 }
@@ -137,7 +150,7 @@ export async function renderSuiteReport(dir: string, s: SuiteManifest, details: 
   for (const t of s.tests) {
     const pdf = join(dir, t.dir, 'report.pdf')
     const pages = existsSync(pdf) ? pdfPages(pdf) : 0
-    rows.push({test: t.test, status: t.status, detail: details[t.test] ?? (t.error ?? ''), firstPage: pages ? page : null, pages})
+    rows.push({test: t.test, status: t.status, detail: details[t.test] ?? (t.error ?? ''), firstPage: pages ? page : null, pages, purge: storedPurge(join(dir, t.dir))})
     page += pages
   }
   const tmpContents = join(dir, '.contents.pdf')
@@ -155,11 +168,21 @@ export async function renderSuiteReport(dir: string, s: SuiteManifest, details: 
 }
 
 /** The minimum and maximum duration of the whole suite, from each test's plan (pure). */
-export function suiteDurationText(parts: Array<{test: string; minSec: number; maxSec: number | null}>): string {
+export function suiteDurationText(parts: Array<{test: string; minSec: number; maxSec: number | null; minDependsOn?: string[]}>): string {
   const min = parts.reduce((a, p) => a + p.minSec, 0)
   const max = parts.some(p => p.maxSec === null) ? null : parts.reduce((a, p) => a + (p.maxSec ?? 0), 0)
-  return [...parts.map(p => `  ${p.test.padEnd(6)} ${formatDuration(p.minSec)} to ${p.maxSec === null ? 'unlimited' : formatDuration(p.maxSec)}`),
+  return [...parts.map(p => `  ${p.test.padEnd(6)} ${formatDuration(p.minSec)} to ${p.maxSec === null ? 'unlimited' : formatDuration(p.maxSec)}${p.minDependsOn?.length ? ` (the minimum is the earliest possible stop of ${p.minDependsOn.join(', ')}: it depends on how fast the device writes)` : ''}`),
     `Suite: minimum ${formatDuration(min)}, maximum ${max === null ? 'unlimited' : formatDuration(max)} (plus purges and WIPC, which depend on the device)`].join('\n')
+}
+
+/** What the purge of one test did ("none: the target is a regular file (skipped)", "nvme-format-ses1 (done)"), read from its stored results; '' when unknown. */
+export function storedPurge(runDir: string): string {
+  try {
+    if (!existsSync(join(runDir, 'results.json'))) return ''
+    const {results: r} = readStoredRun(runDir)
+    const purges = r.phases.filter((p): p is Extract<typeof p, {kind: 'purge'}> => p.kind === 'purge')
+    return [...new Set(purges.map(p => `${p.method === 'none' && p.detail ? p.detail : p.method} (${p.status})`))].join('; ')
+  } catch { return '' }
 }
 
 /** One line per test for the contents page, read from its stored results. */

@@ -148,27 +148,6 @@ export function signatureCheck(s: SignatureState): AuditCheck {
   return {id: 'signature', title: 'Manifest signature', status: s.check.ok ? 'pass' : 'fail', problems: s.check.ok ? [] : [s.check.reason], reason: s.check.reason}
 }
 
-/** Idle gaps between consecutive steps (digest Part A 7); a gap across a recorded resume is excused. */
-export function idleGaps(steps: Array<{from: string; to: string; endNs: bigint; startNs: bigint}>, events: RunManifest['events'], maxGapMs: number): {problems: string[]; gaps: number[]; excused: number} {
-  const resumes = events.filter(e => e.event === 'resume').map(e => Date.parse(e.at) * 1e6)
-  const problems: string[] = []
-  const gaps: number[] = []
-  let excused = 0
-  for (const st of steps) {
-    const gapMs = Number(st.startNs - st.endNs) / 1e6
-    if (resumes.some(t => t >= Number(st.endNs) && t <= Number(st.startNs))) { excused++; continue }
-    gaps.push(gapMs)
-    if (gapMs > maxGapMs) problems.push(`${gapMs.toFixed(0)} ms idle between ${st.from} and ${st.to} (limit ${maxGapMs} ms)`)
-  }
-  return {problems, gaps, excused}
-}
-
-export function gapReason(g: {gaps: number[]; excused: number}, maxGapMs: number): string {
-  const sorted = [...g.gaps].sort((a, b) => a - b)
-  const med = sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0
-  return `${g.gaps.length} gaps: median ${med.toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms (limit ${maxGapMs} ms)${g.excused ? `; ${g.excused} across a recorded interruption (a deviation in the manifest)` : ''}`
-}
-
 /** Every identity record of the run and every fio job names the same device. */
 export function identityCheck(m: RunManifest, jobs: string[], raw: ReadonlyMap<string, string | null>): AuditCheck {
   const problems: string[] = []

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../app/base-command.js'
 import type {DeviceInfo} from '../device/discover.js'
 import {pcieLinkText} from '../device/parse-sysfs.js'
+import {formatCapacity} from '../units.js'
 
 /** What `pts devices --json` prints: every block device found, with its safety verdict. */
 export type DevicesJson = DeviceInfo[]
@@ -24,7 +25,7 @@ export function devicesText(devs: DeviceInfo[]): string {
   const lines: string[] = []
   for (const d of devs) {
     lines.push(`${d.path}  ${d.model ?? '?'}  serial ${d.serial ?? 'none'}  firmware ${d.firmware ?? '?'}`)
-    lines.push(`  capacity   ${d.capacityGB.toFixed(2)} GB (${d.capacityBytes} bytes)   interface ${d.interface}   sectors ${d.logicalSectorBytes ?? '?'}/${d.physicalSectorBytes ?? '?'} B (logical/physical)   rotational ${yn(d.rotational)}`)
+    lines.push(`  capacity   ${formatCapacity(d.capacityBytes)}, ${d.capacityBytes} bytes   interface ${d.interface}   sectors ${d.logicalSectorBytes ?? '?'}/${d.physicalSectorBytes ?? '?'} B (logical/physical)   rotational ${yn(d.rotational)}`)
     lines.push(`  write cache ${wcText(d)}${d.writeCache.note ? ` - ${d.writeCache.note}` : ''}`)
     lines.push(`  platform   ${platformText(d)}`)
     lines.push(`  purge      ${d.purgeMethods.join(', ')}`)

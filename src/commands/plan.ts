@@ -43,7 +43,9 @@ export interface PlanSuiteJson {
     wipcBytes: number
     writes: WriteEstimate
     /** @integer @minimum 0 */
-    storedBytes: number}>
+    storedBytes: number
+    /** Phases whose minimum is only the earliest possible stop (it depends on the device, e.g. WSAT's capacity stop). */
+    minDependsOn?: string[]}>
   /** The suite's checks and totals (bytes written, WIPC, stored size: every test added up). */
   preflight: Preflight
 }
@@ -88,6 +90,7 @@ Exit codes: 0 the plan is printed and every preflight check passed; 2 bad usage;
       const parts = prepared.map((p, i) => ({
         test: tests[i], minSec: p.plan.durations.minSec, maxSec: p.plan.durations.maxSec, refusals: p.refusals, compliance: p.plan.compliance,
         wipcBytes: pf.wipcBytes(p.plan), writes: pf.writeEstimate(p.plan, rate), storedBytes: pf.storedBytes(p.plan),
+        ...(dependentOf(p.plan).length ? {minDependsOn: dependentOf(p.plan)} : {}),
       }))
       const preflight = pf.preflight({
         facts: probe(prepared[0], runDir), writes: pf.sumWrites(parts.map(p => p.writes)), rateIsBound: rate.bound,
@@ -121,4 +124,9 @@ Exit codes: 0 the plan is printed and every preflight check passed; 2 bad usage;
       parameters: plan.spec.parameters.map(userParameter), jobs: planJobs(plan), preflight,
     }
   }
+}
+
+/** The phases whose minimum duration is only the earliest possible stop (WSAT's capacity stop depends on the device). */
+function dependentOf(plan: ProgramPlan): string[] {
+  return plan.timeline.filter(x => x.minDependsOn).map(x => x.phase)
 }

@@ -14,7 +14,7 @@ type Format = (typeof FORMATS)[number]
 
 export default class Report extends BaseCommand {
   static summary = 'Render the SNIA-format report of a stored run (PDF, HTML, CSV, JSON model).'
-  static description = `Builds the report only from the run directory (manifest.json, results.json, raw/): a first summary page, the SNIA report pages (steady-state convergence, measurement window, one close-up with the determination data per tracking variable, tabular data, 2D plot, block size x R/W mix matrix) and an appendix that lists every raw file with its SHA-256. Every page carries the SNIA header; a non-compliant run or one without steady state says so on every page.
+  static description = `Builds the report only from the run directory (manifest.json, results.json, raw/): a first summary page, the SNIA report pages (steady-state convergence, measurement window, one close-up with the determination data per tracking variable, tabular data, 2D plot, block size x R/W mix heat map) and a one-page appendix with the seal digest of the raw data (the SHA-256 of the list in manifest.json of every sealed file with its SHA-256), where that list is and how to check it (pts audit). The summary page shows the run-timing verdict of pts audit (step durations and idle gaps). Every page carries the SNIA header; a non-compliant run or one without steady state says so on every page.
 
 Outputs, written atomically into the run directory unless --out is given: report.pdf (A4, fonts embedded, printed by Chromium with no network), report.html (one self-contained file), report.csv, report-windows.csv and report-histograms.csv (CSV, one table per file, see below) and report-model.json (the report model).
 

@@ -26,7 +26,7 @@ import {burstsTable, comparePhases, LAST_SAMPLES, loopTables, metricText, operat
 /** A run as compared: one steady-state loop phase (the IOPS loop, a TP block size, LAT, ...) as a matrix. */
 type RunResults = LoopView
 type WindowAverage = LoopView['windowAverages'][number]
-import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
+import {blockSizeLabel, formatBytes, formatCapacity, mixLabel} from '../units.js'
 import {fixed, fmtInstant, pointLabel} from '../report/format.js'
 import * as M from '../messages.js'
 import {bodyBudgetMm, CONTENT_MM, H2_MM, headerMm, matrixTableMm, paragraphMm, sideRowMm, tablesPerPage, textLines} from './layout.js'
@@ -499,7 +499,7 @@ function conditionRows(inputs: readonly LoopInput[], runs: readonly CompareRun[]
     {label: 'Device', values: col((_, r) => r.device), condition: false},
     {label: 'S/N', values: col((_, r) => r.serial), condition: false},
     {label: 'Firmware', values: col((_, r) => r.firmware), condition: true},
-    {label: 'Capacity', values: col(x => `${formatDecimalGB(x.manifest.target.identity.capacityBytes)} (${fixed(x.manifest.target.identity.capacityBytes, 0)} B)`), condition: true},
+    {label: 'Capacity', values: col(x => formatCapacity(x.manifest.target.identity.capacityBytes)), condition: true},
     {label: 'Interface', values: col(x => x.manifest.target.identity.interface), condition: true},
     {label: 'Target', values: col((_, r) => r.target), condition: false},
     {label: 'Run', values: col((_, r) => `${r.runId}, started ${r.runStart}`), condition: false},

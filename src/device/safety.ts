@@ -108,5 +108,7 @@ export function safetyVerdict(f: SafetyFacts, opts: SafetyOptions = {}): SafetyV
   } else if (!['disk', 'loop'].includes(f.type)) {
     refusals.push(`${f.path} is a ${f.type}, not a whole disk`)
   }
+  // A loop device is a file seen as a block device: it may be tested, but it is not a drive.
+  if (f.type === 'loop') nonCompliant.push(`${f.path} is a loop device (a file behind a block device), not a drive`)
   return {proceed: refusals.length === 0, refusals, nonCompliant}
 }

@@ -179,6 +179,17 @@ export function parseJobFile(text: string): Map<string, Map<string, string>> {
   return sections
 }
 
+/** The runtime of a time_based job in seconds ("runtime=200ms", "runtime=60"); null when the job is not time-based or has none. */
+export function jobRuntimeSec(text: string): number | null {
+  const j = parseJobFile(text)
+  if (jobValue(j, 'time_based') === undefined) return null
+  const rt = jobValue(j, 'runtime')
+  if (rt === undefined) return null
+  const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(rt.trim())
+  if (!m) return null
+  return m[2] === 'ms' ? Number(m[1]) / 1000 : Number(m[1])
+}
+
 /** A job's effective value: its own section, else [global]. */
 export function jobValue(sections: Map<string, Map<string, string>>, key: string): string | undefined {
   for (const [name, kv] of sections) if (name !== 'global' && kv.has(key)) return kv.get(key)

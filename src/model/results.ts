@@ -119,6 +119,20 @@ export interface StepResult extends Measurement {
   }
   /** Loops that keep them (LAT): fio's json+ total-latency bins of the step, for window percentiles over pooled IOs (absent otherwise and in runs of older versions). */
   latBins?: HistogramBins
+  /** How long the step ran against its length and the idle time before it (analysis/timing.ts); absent in runs stored before pts recorded it. */
+  timing?: StepTiming
+}
+
+/** A step's timing against the bounds pts holds it to (analysis/timing.ts says why these bounds). */
+export interface StepTiming {
+  /** The length the fio job asked for (its runtime=), s. */
+  plannedSec: number
+  /** fio's runtime minus plannedSec, s: negative when the step was short; fio drains the I/O in flight after its time is up. */
+  overrunSec: number
+  /** The largest overrun accepted: the step's maximum response time + 10 ms, s. */
+  overrunLimitSec: number
+  /** Idle time since the previous step of the same phase ended, ms; null for a phase's first step. */
+  gapBeforeMs: number | null
 }
 
 export interface LoopRound {

@@ -7,7 +7,7 @@ import {PlanError} from '../errors.js'
 import * as M from '../messages.js'
 import {wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from './target.js'
 import type {ProfileId, ProfileParams, Revision} from '../model/tests.js'
-import {blockSizeLabel, formatDuration, mixLabel} from '../units.js'
+import {blockSizeLabel, formatCapacity, formatDuration, mixLabel} from '../units.js'
 import type {BlockSizeShare, LoopDimension, PhaseSpec, ProgramSpec, ProgramTracking, SteadyStateSpec, Workload, Zone} from '../model/definition.js'
 
 export interface ProgramOptions {
@@ -80,7 +80,16 @@ export type PlannedPhase =
     prewrite: {workload: ResolvedWorkload; seconds: number; samples: number}; measureSeconds: number}
   | {kind: 'histogram'; id: string; title: string; workload: ResolvedWorkload; seconds: number; optional: boolean}
 
-export interface TimelineEntry { phase: string; title: string; minSec: number; maxSec: number; detail: string }
+export interface TimelineEntry {
+  phase: string
+  title: string
+  /** The shortest this phase can take (a phase that may stop early: the shortest before its first possible stop). */
+  minSec: number
+  maxSec: number
+  detail: string
+  /** Why the minimum is not fixed, when it depends on the device (e.g. a series that stops once a volume is written). */
+  minDependsOn?: string
+}
 
 export interface ProgramPlan {
   spec: ProgramSpec
@@ -261,8 +270,14 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const sse = options.steadyStateExit ? ph.steadyStateExit : null
       if (options.steadyStateExit && !ph.steadyStateExit) throw new PlanError(M.plan.noSteadyStateExit(spec.id, ph.id))
       phases.push({kind: 'series', id: ph.id, title: ph.title, workload: w, sampleSeconds, maxSamples, durationSeconds: maxSamples * sampleSeconds, durationBy, stopAtBytes, stopAtCapacityMultiple: ph.stopAtCapacityMultiple === null ? null : ph.stopAtCapacityMultiple * f, steadyStateExit: sse})
-      timeline.push({phase: ph.id, title: ph.title, minSec: stopAtBytes !== null || sse ? 0 : maxSamples * sampleSeconds, maxSec: maxSamples * sampleSeconds,
-        detail: `${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, ${maxSamples} samples of ${formatDuration(sampleSeconds)}${stopAtBytes !== null ? `, or until ${stopAtBytes} bytes are written` : ''}${sse ? ', or steady state' : ''}`})
+      // A stop is checked after each sample: the capacity stop can come after the first one, the
+      // steady-state exit once its window of tracking samples exists.
+      const firstStop = Math.min(maxSamples, stopAtBytes !== null ? 1 : sse ? sse.trackEvery * sse.windowRounds : maxSamples)
+      const why = [stopAtBytes !== null ? `the phase ends once ${formatCapacity(stopAtBytes)} is written, which takes as long as the device needs to write it` : '',
+        sse ? `it ends at steady state, at the earliest after ${sse.trackEvery * sse.windowRounds} samples` : ''].filter(Boolean).join('; ')
+      timeline.push({phase: ph.id, title: ph.title, minSec: firstStop * sampleSeconds, maxSec: maxSamples * sampleSeconds,
+        detail: `${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, ${maxSamples} samples of ${formatDuration(sampleSeconds)}${stopAtBytes !== null ? `, or until ${stopAtBytes} bytes are written` : ''}${sse ? ', or steady state' : ''}`,
+        ...(why ? {minDependsOn: why} : {})})
       notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
       notCompliantIf(options.maxSeconds !== null || options.maxWrittenBytes !== null, 'series phases shortened by an operator limit')
     } else if (ph.kind === 'bursts') {
@@ -301,9 +316,12 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
     reasons.push(target.purge.method === 'none' ? 'no purge' : `purge by ${target.purge.method}, not a PTS purge method`)
   }
   reasons.push(...(target.nonCompliant ?? []))
+  // seconds to the ms, so that products such as 56 x 0.2 s carry no float noise into pts plan --json
+  const ms = (x: number) => Math.round(x * 1000) / 1000
+  for (const t of timeline) { t.minSec = ms(t.minSec); t.maxSec = ms(t.maxSec) }
   return {
     spec, options, profile, target, activeRangeBytes, preconditionActiveRangeBytes, purge: target.purge, selectedWorkload,
     phases, compliance: {compliant: reasons.length === 0, reasons}, deviations, timeline,
-    durations: {minSec: timeline.reduce((a, t) => a + t.minSec, 0), maxSec: timeline.reduce((a, t) => a + t.maxSec, 0)},
+    durations: {minSec: ms(timeline.reduce((a, t) => a + t.minSec, 0)), maxSec: ms(timeline.reduce((a, t) => a + t.maxSec, 0))},
   }
 }

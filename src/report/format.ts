@@ -1,7 +1,8 @@
 /**
  * Number and date formatting for reports (digest Part A 5, B §6.3, §7 "Precision"). Pure and
  * locale-independent: IOPS as integers with thousands separators, MB/s (decimal, 10^6 B/s) to
- * 2 decimals, response times in ms to 3 decimals, capacity in decimal GB.
+ * 1 decimal, response times in ms to 3 decimals, capacity in decimal units to 0.1 with the
+ * binary size (units.ts formatCapacity: "268.4 MB (256 MiB)").
  */
 import {blockSizeLabel, mixLabel} from '../units.js'
 
@@ -22,8 +23,8 @@ export function fixed(value: number, decimals: number): string {
 /** IOPS: integer with thousands separators. */
 export const fmtIops = (iops: number): string => fixed(iops, 0)
 
-/** Bandwidth in decimal MB/s (10^6 B/s), 2 decimals. */
-export const fmtMBps = (bytesPerSec: number): string => fixed(bytesPerSec / 1e6, 2)
+/** Bandwidth in decimal MB/s (10^6 B/s), 1 decimal. */
+export const fmtMBps = (bytesPerSec: number): string => fixed(bytesPerSec / 1e6, 1)
 
 /** Nanoseconds as milliseconds, 3 decimals. */
 export const fmtMs = (ns: number): string => fixed(ns / 1e6, 3)
@@ -42,9 +43,9 @@ export function fmtInstant(iso: string | null): string {
 }
 
 /** Least-squares fit as the SNIA determination data prints it: "-6.400 * R + 11746.000". */
-export function fitFormula(slope: number, intercept: number): string {
+export function fitFormula(slope: number, intercept: number, decimals = 3): string {
   const sign = intercept < 0 ? '-' : '+'
-  return `${slope.toFixed(3)} * R ${sign} ${Math.abs(intercept).toFixed(3)}`
+  return `${slope.toFixed(decimals)} * R ${sign} ${Math.abs(intercept).toFixed(decimals)}`
 }
 
 /** Bytes as a human binary size: 1048576 -> "1 MiB" (for file sizes in the appendix). */

@@ -22,7 +22,8 @@ export interface LoadedRun {
   runDir: string
   manifest: RunManifest
   results: ProgramResults
-  rawFiles: RawFile[]
+  /** Every file under raw/ with its SHA-256 as it is now (hashed when first read). */
+  readonly rawFiles: RawFile[]
   /** <run>/claims.json (written by pts verify) when present and valid for this run, else null (optional file). */
   claims: VerifyResult | null
   /** Why a present claims.json was left out (invalid, of another run), else null. */
@@ -56,5 +57,8 @@ export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean; raw
     throw new RunDirError(M.runDir.rawMissing(runDir, missing))
   }
   const claims = readClaimsResult(runDir, results.runId)
-  return {runDir, manifest, results, rawFiles: opts.rawFiles ?? hashRawFiles(runDir), claims: claims.result, claimsWarning: claims.warning}
+  // Hashed only when read: the report does not need them (its appendix is the seal in manifest.json),
+  // and a 25-round run has ~2,800 raw files.
+  let rawFiles = opts.rawFiles
+  return {runDir, manifest, results, get rawFiles() { return (rawFiles ??= hashRawFiles(runDir)) }, claims: claims.result, claimsWarning: claims.warning}
 }

@@ -15,13 +15,15 @@ import type {RunManifest} from '../model/manifest.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
 import {formatBytes} from '../units.js'
 import {plainStoredNote, plainStoredText, sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
+import {durationText, gapText, runTimingReview} from '../analysis/timing.js'
 import {fmtInstant} from './format.js'
-import {appendixDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, testedBy, vendorOf, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from './page-kit.js'
+import {sealDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, testedBy, vendorOf, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from './page-kit.js'
 
 export interface ProgramReportInput {
   manifest: RunManifest
   results: ProgramResults
-  rawFiles: RawFile[]
+  /** Not read since the appendix became one seal page (the list is in manifest.json); kept so that callers of earlier versions compile. */
+  rawFiles?: RawFile[]
   generatedAt: string
   /** The stored verify result (<run>/claims.json), when there is a valid one: adds the "Claims vs measured" page(s). */
   claims?: VerifyResult | null
@@ -137,11 +139,26 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
 
 const HOW_TO_READ = [
   'Every page repeats the SNIA header: device, test platform, set-up and test parameters. A non-compliant run says so, with reasons, on every page.',
-  'Steady-state loops report the average over the 5-round measurement window (rounds x-4 to x); if steady state was not reached by the round limit, the last 5 rounds are used and marked NOT ACHIEVED (the SNIA PTS steady-state rule).',
+  'Steady-state loops report the average over the 5-round measurement window (rounds x-4 to x); if steady state was not reached by the round limit, the last 5 rounds are used and marked NOT ACHIEVED (PTS 2.0.2 §2.1.24, steady state).',
   'Time series (WSAT, XSR, HIR) are one fio job per sample, run back to back; their values are fio\'s own per-sample statistics.',
   'IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are fio\'s total latency (submission + completion) in ms; 5 9s is fio\'s 99.999th percentile over every IO of the point (LAT window tables: over the window\'s pooled IOs).',
-  'Every constant of the test is listed in the parameters table with its source: the SNIA PTS, public implementations of it, or pts\'s own choice where the spec is open; the appendix lists every raw fio job and output with its SHA-256.',
+  'Every constant of the test is listed in the parameters table with its source: the SNIA PTS, public implementations of it, or pts\'s own choice where the spec is open; the appendix gives the seal of the raw data (every fio job and output, listed with its SHA-256 in manifest.json) and how to check it.',
 ]
+
+/**
+ * The run-timing verdict of the summary page: the durations and idle-gap checks of pts audit, by
+ * the same functions (analysis/timing.ts), from what results.json stores.
+ */
+export function timingSummary(r: ProgramResults, m: RunManifest): SummaryData['timing'] {
+  const review = runTimingReview(r, m.events.filter(e => e.event === 'resume').map(e => Date.parse(e.at)))
+  const problems = [...review.short, ...review.overruns, ...review.gaps]
+  const lines = [`Step durations: ${durationText(review)}.`, `Idle gaps: ${gapText(review)}.`]
+  if (review.checked < review.steps) lines.push(`${review.steps - review.checked} of ${review.steps} steps have no recorded length in results.json (a run stored by an earlier pts); pts audit checks them from their job files.`)
+  for (const p of problems.slice(0, 5)) lines.push(`Beyond its bound: ${p}.`)
+  if (problems.length > 5) lines.push(`... and ${problems.length - 5} more (pts audit lists all).`)
+  lines.push('pts audit <run directory> makes these checks from raw/, and also recomputes every reported number and checks the seal (see the appendix).')
+  return {ok: review.ok, verdict: review.ok ? 'PASS' : 'FAIL', lines}
+}
 
 export function buildProgramReportModel(input: ProgramReportInput, builder: ProgramPageBuilder): ProgramReportModel {
   const {manifest: m, results: r} = input
@@ -170,6 +187,7 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     reasons: header.reasons,
     deviations: header.deviations,
     runStatus: r.status,
+    timing: timingSummary(r, m),
     howToRead: HOW_TO_READ,
   }
   const drafts: Draft[] = [{...blank, kind: 'summary', title: `${testName(r.test)} - Summary`, plot: false, summary}]
@@ -199,7 +217,7 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
           return {label: x.name, cells: [x.value + (note ? ` (${note})` : ''), sourceLabel(x.source)]}
         }), note: ''}]})
   }
-  drafts.push(...appendixDrafts(input.rawFiles, r.runId, 'every fio job file (.fio), its JSON output (.json) and logs'))
+  drafts.push(...sealDrafts(m.integrity, r.runId, 'every fio job file (.fio), its JSON output (.json) and logs'))
   const pages = numberPages(drafts)
   return {
     schemaVersion: 1,

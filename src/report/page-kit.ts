@@ -6,11 +6,12 @@
  * Page layout follows the SNIA report-page template (digest B §6.1) and the table conventions
  * (B §6.3).
  */
-import type {RunManifest} from '../model/manifest.js'
+import type {Integrity, RunManifest} from '../model/manifest.js'
+import {sealDigest} from '../model/seal.js'
 import type {VariableEvaluation} from '../model/results.js'
-import {blockSizeLabel, formatBytes, formatDecimalGB, mixLabel} from '../units.js'
+import {blockSizeLabel, formatBytes, formatCapacity, mixLabel} from '../units.js'
 import type {ClaimUnit, Verdict} from '../claims/types.js'
-import {fitFormula, fixed, fmtFileBytes} from './format.js'
+import {fitFormula, fixed, fmtFileBytes, fmtInstant} from './format.js'
 
 export interface RawFile {
   /** Path relative to the run directory, "/"-separated. */
@@ -113,6 +114,8 @@ export interface SummaryData {
   reasons: string[]
   deviations: string[]
   runStatus: string
+  /** The run-timing checks of pts audit (durations and idle gaps), from results.json (report/model.ts timingSummary). */
+  timing: {ok: boolean; verdict: 'PASS' | 'FAIL'; lines: string[]}
   howToRead: string[]
 }
 
@@ -131,7 +134,8 @@ export interface ReportPage {
   summary: SummaryData | null
   determination: Determination | null
   tables: Array<TableData & {heading: string}>
-  appendix: null | {part: number; parts: number; files: Array<{path: string; bytes: string; sha256: string}>}
+  /** The appendix page: the seal of the raw data (one page; the full list is manifest.json /integrity/files). */
+  appendix: null | SealPage
   /** Claims pages only (absent on every other page, so a run without claims.json keeps its model). */
   claims?: ClaimsPageData
   note: string
@@ -151,8 +155,14 @@ export interface IopsData {
   blockSizesSmallFirst: number[]
 }
 
-/** Raw-file rows per appendix page (each appendix page carries the full header). */
-export const APPENDIX_ROWS_PER_PAGE = 64
+/** The appendix: the seal digest, where the full list of files and SHA-256 is, and how to check it. */
+export interface SealPage {
+  /** SHA-256 of the seal list (model/seal.ts); null when the run has no seal. */
+  sealDigest: string | null
+  rows: KV[]
+  /** How to check the seal: a command and what it does. */
+  check: Array<{command: string; how: string}>
+}
 
 
 const none = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v)
@@ -206,7 +216,7 @@ export function deviceKV(m: RunManifest, writeCacheRequired: string, purge: stri
     {label: 'Model', value: none(id.model)},
     {label: 'S/N', value: none(id.serial)},
     {label: 'Firmware', value: none(id.firmware)},
-    {label: 'Capacity', value: `${formatDecimalGB(id.capacityBytes)} (${fixed(id.capacityBytes, 0)} B)`},
+    {label: 'Capacity', value: formatCapacity(id.capacityBytes)},
     {label: 'Interface', value: `${id.interface} (${m.target.kind} ${m.target.path})`},
     {label: 'PCIe link', value: pcieLinkValue(id)},
     {label: 'Sector size', value: m.target.kind === 'file' ? `${NOT_AVAILABLE} (file target)` : `${id.logicalSectorBytes} B logical, ${id.physicalSectorBytes} B physical`},
@@ -226,7 +236,8 @@ export function determination(v: VariableEvaluation, label: string, pctData: num
   const scale = o.scale ?? 1
   const u = ` ${unitName}`
   const f = (x: number) => fixed(x * scale, o.decimals ?? 3)
-  const fit = fitFormula(v.slope * scale, v.intercept * scale)
+  // IOPS print as integers; their fit keeps one decimal (the slope of a flat series is small)
+  const fit = fitFormula(v.slope * scale, v.intercept * scale, o.decimals === 0 ? 1 : 3)
   const rows: KV[] = [
     {label: 'Measurement Window', value: `Rounds ${v.fromRound}-${v.toRound}`},
     {label: 'Average', value: f(v.average) + u},
@@ -271,13 +282,34 @@ export type PageDraft = Omit<ReportPage, 'number' | 'total' | 'pageLabel' | 'cap
 /** The fields of a page that most kinds leave empty. */
 export const BLANK_PAGE: Pick<PageDraft, 'chart' | 'summary' | 'determination' | 'tables' | 'appendix' | 'note'> = {chart: null, summary: null, determination: null, tables: [], appendix: null, note: ''}
 
-/** The raw-file appendix: every file under raw/ with its size and SHA-256, APPENDIX_ROWS_PER_PAGE a page. */
-export function appendixDrafts(files: RawFile[], runId: string, what: string): PageDraft[] {
-  const parts = Math.max(1, Math.ceil(files.length / APPENDIX_ROWS_PER_PAGE))
-  return Array.from({length: parts}, (_, i) => ({...BLANK_PAGE, kind: 'appendix' as const, plot: false,
-    title: `Appendix - Raw Files and SHA-256 (${i + 1} of ${parts})`,
-    appendix: {part: i + 1, parts, files: files.slice(i * APPENDIX_ROWS_PER_PAGE, (i + 1) * APPENDIX_ROWS_PER_PAGE).map(f => ({path: f.path, bytes: fmtFileBytes(f.bytes), sha256: f.sha256}))},
-    note: i === 0 ? `${files.length} files under raw/ of run ${runId}: ${what}.` : ''}))
+/**
+ * The appendix: one page with the seal digest of the run's data (results.json and every file under
+ * raw/, listed with size and SHA-256 in manifest.json /integrity/files), where that list is, and
+ * how to check it. `what` says what raw/ holds.
+ */
+export function sealDrafts(integrity: Integrity | null | undefined, runId: string, what: string): PageDraft[] {
+  const rows: KV[] = []
+  if (integrity) {
+    const raw = integrity.files.filter(f => f.path.startsWith('raw/'))
+    const bytes = integrity.files.reduce((a, f) => a + f.bytes, 0)
+    rows.push(
+      {label: 'Seal digest (SHA-256)', value: sealDigest(integrity.files)},
+      {label: 'Sealed', value: fmtInstant(integrity.sealedAt)},
+      {label: 'Files sealed', value: `${integrity.files.length} (${fmtFileBytes(bytes)}): results.json and ${raw.length} files under raw/, ${what}`},
+    )
+  } else {
+    rows.push({label: 'Seal', value: 'none: manifest.json lists no SHA-256 (a run stored by an earlier pts, or one that was killed before it ended; pts resume seals it when it finishes)'})
+  }
+  rows.push(
+    {label: 'Full list', value: 'manifest.json in the run directory, /integrity/files: the path, size and SHA-256 of every sealed file'},
+    {label: 'Run directory', value: runId},
+  )
+  const check = [
+    {command: 'pts audit <run directory>', how: 'checks every file against the list (naming any changed, missing or added file), recomputes every reported number from raw/, and checks the run\'s timing, order and compliance disclosures; exit 0 when all pass. With --verify-key <public key> it also checks the signature (manifest.sig) of a signed run (pts run --sign-key).'},
+    {command: 'jq -r \'.integrity.files[] | "\\(.sha256)  \\(.path)"\' manifest.json | sha256sum -c', how: 'without pts, from the run directory: checks every file; the same list piped into sha256sum alone prints the seal digest above.'},
+  ]
+  return [{...BLANK_PAGE, kind: 'appendix', plot: false, title: 'Appendix - Raw Data and Seal', appendix: {sealDigest: integrity ? sealDigest(integrity.files) : null, rows, check},
+    note: 'The report is built from results.json alone; raw/ holds what fio wrote (each job file and its JSON output), from which pts audit recomputes every number.'}]
 }
 
 /** "Page n of N" and the "Plot A.n - <title>" captions numbered through the report (digest B §6.1). */

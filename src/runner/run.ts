@@ -16,7 +16,7 @@ import {EXIT, FioFailedError, FioOutputError, InterruptedError, PtsError} from '
 import * as M from '../messages.js'
 import {FioEngine, gateNote, GATE_NOTE, type StartedJob} from '../engine/fio.js'
 import {stripHooks} from '../engine/jobfile.js'
-import {parseFioJson, type ParsedFio} from '../engine/parse.js'
+import {jobRuntimeSec, parseFioJson, type ParsedFio} from '../engine/parse.js'
 import {type Measurement} from '../model/results.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge} from '../device/purge.js'
@@ -30,8 +30,10 @@ import type {RunManifest, RunMetadata} from '../model/manifest.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
 import {burstComment, programJob, programWipcJob, stepSeed} from '../engine/job.js'
-import {type PhaseResult, type ProgramResults, type StepResult} from '../model/results.js'
+import {type PhaseResult, type ProgramResults, type StepResult, type StepTiming} from '../model/results.js'
 import {userParameter} from '../model/wording.js'
+import {DEFAULT_MAX_GAP_MS, durationText, gapMs, gapText, runTimingReview, stepTiming, timingFindings} from '../analysis/timing.js'
+import {stepsOf} from '../analysis/steps.js'
 import {concludeLoop} from '../steady-state/conclude.js'
 import {burstsFromSteps, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
 import {binsOf} from '../model/latency.js'
@@ -68,9 +70,11 @@ export interface ProgramSummary {
   nonCompliantReasons: string[]
   deviations: string[]
   phases: Array<{id: string; kind: string; status: string; detail: string}>
-  /** Each loop's tracking variables with their window average and verdict. */
+  /** Each loop's tracking variables with their window average (in the variable's unit: IOPS, B/s or ns; rounded to 0.001) and verdict. */
   tracking: Array<{phase: string; id: string; label: string; windowAverage: number | null; steady: boolean | null}>
   files: {manifest: string; results: string; raw: string}
+  /** The run's timing against the bounds of pts audit (analysis/timing.ts): ok, and one line each on durations and idle gaps. */
+  timing: {ok: boolean; durations: string; gaps: string}
 }
 
 type Step =
@@ -84,6 +88,9 @@ type Step =
   | {kind: 'op-pre'; op: number; sample: number}
   | {kind: 'burst'; index: number}
   | {kind: 'op-measure'; op: number}
+
+/** A step's I/O start and end (ns since the epoch) and its timing (absent for a job that is not time-based). */
+interface StepTimes { startNs: bigint; endNs: bigint; timing?: StepTiming }
 
 const iso = (d: Date) => d.toISOString()
 const nsToIso = (ns: bigint) => new Date(Number(ns / 1_000_000n)).toISOString()
@@ -161,9 +168,14 @@ export function summarizeProgram(runDir: string, m: RunManifest, r: ProgramResul
     phases: r.phases.map(p => ({id: p.id, kind: p.kind, status: p.status, detail: phaseDetail(p)})),
     tracking: r.phases.flatMap(p => (p.kind !== 'loop' ? [] : p.tracking.map(t => {
       const v = p.steadyState.variables.find(x => x.id === t.id)
-      return {phase: p.id, id: t.id, label: t.label, windowAverage: v?.average ?? null, steady: v ? v.steady : null}
+      // rounded at output (to 0.001 of its unit): the average itself stays exact in results.json
+      return {phase: p.id, id: t.id, label: t.label, windowAverage: v ? Math.round(v.average * 1000) / 1000 : null, steady: v ? v.steady : null}
     }))),
     files: {manifest: join(runDir, 'manifest.json'), results: join(runDir, 'results.json'), raw: join(runDir, 'raw')},
+    timing: (() => {
+      const t = runTimingReview(r, m.events.filter(e => e.event === 'resume').map(e => Date.parse(e.at)))
+      return {ok: t.ok, durations: durationText(t), gaps: gapText(t)}
+    })(),
   }
 }
 
@@ -214,7 +226,9 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
    */
   const pipeline = async (first: Step, successor: (s: Step) => Step | null, autoRelease: (s: Step) => boolean,
     job: (s: Step) => {rel: string; text: (hooks: ReturnType<FioEngine['hooks']>) => string; threads: number; format?: 'json' | 'json+'},
-    onDone: (s: Step, m: Measurement, parsed: ParsedFio, t: {startNs: bigint; endNs: bigint}, rel: string) => 'continue' | 'stop',
+    onDone: (s: Step, m: Measurement, parsed: ParsedFio, t: StepTimes, rel: string) => 'continue' | 'stop',
+    /** Idle gaps are recorded from this end (the phase's last stored step; null: none yet); null: not recorded in this phase. */
+    gaps: {prevEndNs: bigint | null} | null = null,
     /** Host idle before the successor of s: its release waits until this many ms after s's IO ended (HIR bursts); 0 = at once. */
     idleAfterMs: (s: Step) => number = () => 0) => {
     const LOOKAHEAD = 2
@@ -230,9 +244,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       const started = await engine.start(my, ran, store.path(`${j.rel}.json`), gated, j.format ?? 'json')
       live.add(started)
       void started.exited.then(() => live.delete(started))
-      return {step: s, job: started, rel: j.rel}
+      return {step: s, job: started, rel: j.rel, plannedSec: jobRuntimeSec(ran)}
     }
     let cur = await launch(first, false)
+    let firstOfPipeline = true
     const queue: Array<Awaited<ReturnType<typeof launch>>> = []
     // a job cancelled before it ran leaves no job file behind (it is not part of the run)
     const cancelQueued = async () => { for (const q of queue.splice(0)) { await q.job.cancel(); rmSync(store.path(`${q.rel}.fio`), {force: true}) } }
@@ -267,7 +282,15 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       const ts = cur.job.timestamps()
       const startNs = ts?.startNs ?? BigInt(tsMs) * 1_000_000n - BigInt(Math.round(m.runtimeSec * 1e9))
       const endNs = ts?.endNs ?? BigInt(tsMs) * 1_000_000n
-      const decision = onDone(cur.step, m, parsed, {startNs, endNs}, cur.rel)
+      // Timing against its bounds (analysis/timing.ts), stored with the step and reported now when beyond them.
+      const gapBefore = gaps && gaps.prevEndNs !== null ? gapMs(gaps.prevEndNs, startNs) : null
+      const timing = cur.plannedSec === null ? undefined : stepTiming(cur.plannedSec, m, gapBefore)
+      if (gaps) gaps.prevEndNs = endNs
+      // the first step of a pipeline that continues a stored phase follows an interruption: that gap is a disclosed deviation
+      const judged = timing && firstOfPipeline ? {...timing, gapBeforeMs: null} : timing
+      firstOfPipeline = false
+      if (judged) for (const f of timingFindings(judged, `${cur.rel}.json`, DEFAULT_MAX_GAP_MS)) progress.note(`timing: ${f.text}; pts audit will fail this run`)
+      const decision = onDone(cur.step, m, parsed, {startNs, endNs, timing}, cur.rel)
       save()
       const next = queue.shift()
       if (decision === 'stop' || !next) {
@@ -291,10 +314,16 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     }
   }
 
-  const stepResult = (index: number, id: string, w: ResolvedWorkload & {label: string}, m: Measurement, t: {startNs: bigint; endNs: bigint}, seed: number, rel: string): StepResult => ({
+  /** End of the last stored step of a phase (where a resumed phase's first gap is measured from), null when it has none. */
+  const lastEndNs = (p: PhaseResult): bigint | null => {
+    const last = stepsOf(results).filter(x => x.phase === p).at(-1)
+    return last ? BigInt(last.step.endNs) : null
+  }
+
+  const stepResult = (index: number, id: string, w: ResolvedWorkload & {label: string}, m: Measurement, t: StepTimes, seed: number, rel: string): StepResult => ({
     index, id, label: w.label, readPct: w.readPct, blockSizeBytes: w.blockSizeBytes, threadCount: w.threadCount, queueDepth: w.queueDepth,
     startedAt: nsToIso(t.startNs), finishedAt: nsToIso(t.endNs), startNs: t.startNs.toString(), endNs: t.endNs.toString(), seed,
-    raw: {json: `${rel}.json`, job: `${rel}.fio`}, ...m,
+    raw: {json: `${rel}.json`, job: `${rel}.fio`}, ...m, ...(t.timing ? {timing: t.timing} : {}),
   })
 
   try {
@@ -409,7 +438,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             event('round', `${phase.id} round ${round} complete; ${ssText}`)
             progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.roundCap, point: {index: n, of: n, label: 'round complete'}, steady: `SS: ${ssText}`}, true)
             return e.status === 'steady' || round >= phase.roundCap ? 'stop' : 'continue'
-          })
+          }, {prevEndNs: lastEndNs(res)})
           Object.assign(res, concludeLoop(phase, res.rounds, true))
         }
         res.status = 'done'
@@ -439,7 +468,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
               const stop = seriesStop(phase, res.samples, {maxWrittenBytes: plan.options.maxWrittenBytes})
               if (stop) { res.stopReason = stop.reason; res.steadyState = stop.steadyState }
               return stop ? 'stop' : 'continue'
-            })
+            }, {prevEndNs: lastEndNs(res)})
         } else {
           res.stopReason = stopNow.reason
           res.steadyState = stopNow.steadyState
@@ -473,7 +502,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: k + 1, of: phase.repeats, label: `burst ${Math.round(res.bursts.at(-1)!.iops)} IOPS`}, etaSec: eta({min: left, max: left})})
             return 'continue'
           },
-          () => phase.idleSeconds * 1000)
+          // the idle between bursts is the test's planned host idle, checked by pts audit against that plan
+          null, () => phase.idleSeconds * 1000)
         // the last burst is followed by its host idle too (360 x (burst, idle)), before the return to baseline
         const last = res.steps.at(-1)
         if (last) await waitUntil(Number(BigInt(last.endNs) / 1_000_000n) + phase.idleSeconds * 1000)

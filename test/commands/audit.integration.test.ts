@@ -48,6 +48,17 @@ describe('pts audit on a real short run', function () {
     const sealed = new Set(manifest.integrity.files.map((f: {path: string}) => f.path))
     expect(sealed.has('results.json')).to.equal(true)
     for (const p of loopOf(results).rounds.flatMap(r => r.points)) expect(sealed.has(p.raw.json) && sealed.has(p.raw.job)).to.equal(true)
+    // pts run stored every point's timing as it went: its length, overrun within its bound, the gap before it
+    const points = loopOf(results).rounds.flatMap(r => r.points)
+    points.forEach((p, i) => {
+      expect(p.timing, p.raw.json).to.not.equal(undefined)
+      expect(p.timing!.plannedSec).to.equal(0.2)
+      expect(p.timing!.overrunSec).to.be.at.least(0).and.at.most(p.timing!.overrunLimitSec)
+      expect(p.timing!.overrunLimitSec).to.be.closeTo(p.latMaxNs / 1e9 + 0.01, 1e-6)
+      if (i === 0) expect(p.timing!.gapBeforeMs).to.equal(null)
+      else expect(p.timing!.gapBeforeMs).to.be.closeTo(Number(BigInt(p.startNs) - BigInt(points[i - 1].endNs)) / 1e6, 0.001)
+    })
+    expect(result.checks.find(c => c.id === 'durations')!.reason).to.match(/bound per step: its maximum response time \+ 10 ms/)
     // human output: PASS per check, then the result
     const text = await runCli(['audit', dir, ...GAP])
     expect(text.code).to.equal(0)

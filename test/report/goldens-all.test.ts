@@ -105,7 +105,7 @@ const CASES: Case[] = [
       'IOPS Steady State Measurement Window - RND 1024KiB R/W 100/0',
       'IOPS - All RW Mix & BS - Tabular Data',
       'IOPS - All RW Mix & BS - 2D Plot',
-      'IOPS - All RW Mix & BS - 3D Columns',
+      'IOPS - All RW Mix & BS - Heat Map',
       'Bandwidth & Response Time - All RW Mix & BS - Tabular Data',
     ],
     headline: (m, r) => {
@@ -255,9 +255,21 @@ for (const c of CASES) {
       want.forEach((t, i) => (typeof t === 'string' ? expect(body[i]).to.equal(t) : expect(body[i]).to.match(t)))
       expect(model.header.title).to.equal(`${TESTS[c.test as TestId].name} - Report Page`)
       pages.forEach((p, i) => expect(p.pageLabel).to.equal(`Page ${i + 1} of ${pages.length}`))
-      // the appendix lists every raw file of the run
-      const files = pages.flatMap(p => p.appendix?.files ?? [])
-      expect(files.map(f => f.path).sort()).to.deep.equal(run.rawFiles.map(f => f.path).sort())
+      // one appendix page: the seal of the run (its digest names the manifest's list of every file)
+      expect(pages.filter(p => p.kind === 'appendix')).to.have.length(1)
+      const a = pages.at(-1)!.appendix!
+      expect(a.sealDigest).to.match(/^[0-9a-f]{64}$/)
+      expect(a.rows.find(r => r.label === 'Files sealed')!.value).to.match(new RegExp(`^${run.manifest.integrity!.files.length} \\(`))
+      expect(run.manifest.integrity!.files.filter(f => f.path.startsWith('raw/')).map(f => f.path).sort()).to.deep.equal(run.rawFiles.map(f => f.path).sort())
+    })
+
+    it('the summary shows the run-timing verdict (the durations and idle-gap checks of pts audit)', () => {
+      const t = model.pages[0].summary!.timing
+      expect(t.verdict).to.equal(t.ok ? 'PASS' : 'FAIL')
+      expect(t.lines[0]).to.match(/^Step durations: \d+ fio steps: no step shorter than its length, every overrun within its bound/)
+      expect(t.lines[1]).to.match(/^Idle gaps: \d+ gaps between steps: median/)
+      // the stored runs captured at load ~30: only their idle gaps can be beyond the bound (golden-README.md)
+      if (!t.ok) expect(t.lines.filter(l => l.startsWith('Beyond its bound')).every(l => /after the previous step ended/.test(l)), t.lines.join('\n')).to.equal(true)
     })
 
     it('every chart and closeup page has its Vega-Lite spec, and every spec is on a page', () => {

@@ -6,7 +6,9 @@
 import {expect} from 'chai'
 import {fitFormula, fmtIops, fmtMBps, fmtMs} from '../../src/report/format.js'
 import {loadRun} from '../../src/report/load.js'
-import {APPENDIX_ROWS_PER_PAGE} from '../../src/report/page-kit.js'
+import {createHash} from 'node:crypto'
+import {computeSeal} from '../../src/store/integrity.js'
+import {formatCapacity} from '../../src/units.js'
 import {buildProgramReportModel, type ProgramReportModel} from '../../src/report/model.js'
 import {programCsv, windowsCsv} from '../../src/report/csv.js'
 import {PROGRAM_PAGE_BUILDERS} from '../../src/report/pages/index.js'
@@ -41,18 +43,55 @@ describe('report model (fixture iops-file-short)', () => {
       'IOPS Steady State Measurement Window - RND 1024KiB R/W 100/0',
       'IOPS - All RW Mix & BS - Tabular Data',
       'IOPS - All RW Mix & BS - 2D Plot',
-      'IOPS - All RW Mix & BS - 3D Columns',
+      'IOPS - All RW Mix & BS - Heat Map',
       'Bandwidth & Response Time - All RW Mix & BS - Tabular Data',
     ])
-    const appendix = Math.ceil(674 / APPENDIX_ROWS_PER_PAGE)
-    expect(model.pages).to.have.length(10 + appendix)
+    // then one appendix page (the seal), whatever the number of raw files (674 here)
+    expect(model.pages).to.have.length(11)
+    expect(model.pages[10].kind).to.equal('appendix')
     expect(model.pages[2].caption).to.equal('Plot A.2 - IOPS Steady State Measurement Window')
     expect(model.pages[9].caption).to.match(/^Plot A\.9 - /)
     model.pages.forEach((p, i) => expect(p.pageLabel).to.equal(`Page ${i + 1} of ${model.pages.length}`))
-    const files = model.pages.flatMap(p => p.appendix?.files ?? [])
-    expect(files).to.have.length(674)
-    expect(files[0]).to.deep.include({path: 'raw/round-01/01-rw100-bs1024k.fio'})
-    expect(files.every(f => /^[0-9a-f]{64}$/.test(f.sha256))).to.equal(true)
+  })
+
+  it('appendix: one page with the seal digest (SHA-256 of the manifest\'s list as sha256sum lines), where the list is, how to check it', () => {
+    // the fixture was stored before pts sealed runs: seal it here, as pts run does when a run ends
+    const manifest = {...run.manifest, integrity: computeSeal(FIXTURE, new Date('2026-12-01T00:00:00Z'))}
+    const sealed = buildProgramReportModel({manifest, results: run.results, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!)
+    const pages = sealed.pages.filter(p => p.kind === 'appendix')
+    expect(pages).to.have.length(1)
+    const a = pages[0].appendix!
+    expect(pages[0].title).to.equal('Appendix - Raw Data and Seal')
+    const files = manifest.integrity.files
+    expect(files).to.have.length(675)
+    const list = files.map(f => `${f.sha256}  ${f.path}\n`).join('')
+    expect(a.sealDigest).to.equal(createHash('sha256').update(list).digest('hex'))
+    const row = (l: string) => a.rows.find(r => r.label === l)?.value
+    expect(row('Seal digest (SHA-256)')).to.equal(a.sealDigest)
+    expect(row('Files sealed')).to.match(new RegExp(`^${files.length} \\(.*\\): results\\.json and ${files.length - 1} files under raw/`))
+    expect(row('Full list')).to.include('manifest.json').and.include('/integrity/files')
+    expect(a.check.map(c => c.command)).to.deep.equal(['pts audit <run directory>', 'jq -r \'.integrity.files[] | "\\(.sha256)  \\(.path)"\' manifest.json | sha256sum -c'])
+  })
+
+  it('appendix of a run without a seal says so', () => {
+    const m = buildProgramReportModel({manifest: {...run.manifest, integrity: null}, results: run.results, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!)
+    const a = m.pages.at(-1)!.appendix!
+    expect(a.sealDigest).to.equal(null)
+    expect(a.rows[0].value).to.match(/^none: manifest\.json lists no SHA-256/)
+  })
+
+  it('summary: the run-timing verdict of pts audit (durations and idle gaps, same functions), FAIL when a point overran its bound', () => {
+    const t = model.pages[0].summary!.timing
+    expect(t.verdict).to.equal('PASS')
+    expect(t.lines[0]).to.match(/^Step durations: 336 fio steps: no step shorter than its length, every overrun within its bound; largest overrun \d+ ms/)
+    expect(t.lines[1]).to.match(/^Idle gaps: 335 gaps between steps: median [\d.]+ ms, max [\d.]+ ms \(limit 1000 ms\)\.$/)
+    const results = structuredClone(run.results)
+    const p = loopPhases(results)[0].rounds[2].points[5]
+    p.timing = {plannedSec: 0.2, overrunSec: 0.3, overrunLimitSec: 0.05, gapBeforeMs: 12}
+    const bad = buildProgramReportModel({manifest: run.manifest, results, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!).pages[0].summary!.timing
+    expect(bad.ok).to.equal(false)
+    expect(bad.verdict).to.equal('FAIL')
+    expect(bad.lines.join('\n')).to.match(/Beyond its bound: raw\/round-03\/06-.*: fio ran 0\.5 s for 0\.2 s, an overrun of 300 ms beyond its bound of 50 ms/)
   })
 
   it('header: NOT ACHIEVED, non-compliant with reasons, window 2-6, fio version', () => {
@@ -105,17 +144,24 @@ describe('report model (fixture iops-file-short)', () => {
     const v = loop.steadyState.variables[0]
     expect(d.id).to.equal(v.id)
     const row = (l: string) => d.rows.find(r => r.label.startsWith(l))!.value
-    expect(row('Average')).to.equal('38,788.060 IOPS')
-    expect(row('Allowed Max Data Excursion')).to.equal('7,757.612 IOPS')
-    expect(row('Measured Max Data Excursion')).to.equal('18,238.806 IOPS (FAIL)')
-    expect(row('Least Squares Linear Fit Formula')).to.equal(fitFormula(v.slope, v.intercept))
+    // IOPS as integers; the fit keeps one decimal
+    expect(row('Average')).to.equal('38,788 IOPS')
+    expect(row('Allowed Max Data Excursion')).to.equal('7,758 IOPS')
+    expect(row('Measured Max Data Excursion')).to.equal('18,239 IOPS (FAIL)')
+    expect(row('Least Squares Linear Fit Formula')).to.equal(fitFormula(v.slope, v.intercept, 1))
     expect(fitFormula(-6.4, 11746)).to.equal('-6.400 * R + 11746.000')
     expect(fitFormula(2, -3.5)).to.equal('2.000 * R - 3.500')
   })
 
-  it('formats: IOPS integers with separators, MB/s 2 decimals, ms 3 decimals', () => {
+  it('formats: IOPS integers with separators, MB/s 1 decimal, ms 3 decimals, capacity decimal to 0.1 with the binary size', () => {
     expect(fmtIops(38788.0597)).to.equal('38,788')
-    expect(fmtMBps(673769563)).to.equal('673.77')
+    expect(fmtMBps(673769563)).to.equal('673.8')
+    expect(formatCapacity(268435456)).to.equal('268.4 MB (256 MiB)')
+    expect(formatCapacity(67108864)).to.equal('67.1 MB (64 MiB)')
+    expect(formatCapacity(1000204886016)).to.equal('1.0 TB (931.5 GiB)')
+    expect(formatCapacity(512110190592)).to.equal('512.1 GB (476.9 GiB)')
+    expect(formatCapacity(4096)).to.equal('4.1 kB (4 KiB)')
+    expect(model.header.device.find(d => d.label === 'Capacity')?.value).to.equal('67.1 MB (64 MiB)')
     expect(fmtMs(25978252.67)).to.equal('25.978')
   })
 
@@ -136,7 +182,7 @@ describe('report model (fixture iops-file-short)', () => {
       ['window-rnd-64k-rw65', () => closeup('rnd-64k-rw65')],
       ['window-rnd-1024k-r', () => closeup('rnd-1024k-r')],
       ['iops-2d', () => byPage('IOPS - All RW Mix & BS - 2D Plot')],
-      ['iops-matrix', () => byPage('IOPS - All RW Mix & BS - 3D Columns')],
+      ['iops-matrix', () => byPage('IOPS - All RW Mix & BS - Heat Map')],
     ]
     for (const [name, chartId] of golden) {
       it(`${name} matches its golden`, () => {

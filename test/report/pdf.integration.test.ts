@@ -37,7 +37,8 @@ describe('pts report (CLI, real Chromium)', function () {
   it('the PDF has the expected page count, A4', async () => {
     const info = await tool('pdfinfo', [join(out, 'acme.pdf')])
     expect(info).to.match(new RegExp(`Pages:\\s+${model.pages.length}\\n`))
-    expect(model.pages.length).to.equal(21)
+    // 10 report pages and one appendix page (the seal; the file list is in manifest.json)
+    expect(model.pages.length).to.equal(11)
     expect(info).to.match(/Page size:\s+59[45]\.\d+ x 841\.\d+ pts \(A4\)/)
   })
 
@@ -72,12 +73,20 @@ describe('pts report (CLI, real Chromium)', function () {
     for (const d of determinations) {
       for (const row of d.rows) expect(flat, `${d.id} ${row.label}`).to.include(row.value)
     }
-    expect(flat).to.include('38,788.060 IOPS')
-    expect(flat).to.include('3362.687 * R + 25337.313')
+    expect(flat).to.include('38,788 IOPS')
+    expect(flat).to.include('3362.7 * R + 25337.3')
     const w = loopPhases(run.results)[0].windowAverages.find(x => x.readPct === 0 && x.blockSizeBytes === 4096)!
     expect(flat).to.include(`${fmtIops(w.iops)} IOPS`)
-    expect(flat).to.include(run.rawFiles[0].sha256)
-    expect(flat).to.include(run.rawFiles[run.rawFiles.length - 1].sha256)
+    // the appendix: the seal digest, the full list's place, the check
+    // this fixture was stored before pts sealed runs: the appendix says so (model.test.ts checks a sealed one)
+    expect(model.pages.at(-1)!.appendix!.sealDigest).to.equal(null)
+    expect(flat).to.include('Seal none: manifest.json lists no SHA-256')
+    expect(flat).to.include('pts audit <run directory>')
+    expect(flat).to.include('manifest.json | sha256sum -c')
+    // the command keeps its two spaces (sha256sum's line format) in the HTML, where it can be copied
+    expect(readFileSync(join(out, 'acme.html'), 'utf8')).to.include('&quot;\\(.sha256)  \\(.path)&quot;')
+    expect(flat).to.include('Audit of run timing: PASS')
+    expect(flat).to.include('IOPS - All RW Mix & BS - Heat Map')
   })
 
   it('HTML is self-contained', () => {

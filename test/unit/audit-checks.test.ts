@@ -58,6 +58,12 @@ describe('audit checks (pure) on the captured fixture run', () => {
       wipc: 'pass', durations: 'pass', 'loop-order': 'pass', 'idle-gaps': 'pass', identity: 'pass', 'job-parameters': 'pass'})
   })
 
+  it('the durations and idle-gap checks state their bounds', () => {
+    const c = Object.fromEntries(runAudit(input()).checks.map(x => [x.id, x.reason]))
+    expect(c.durations).to.match(/^\d+ fio steps: no step shorter than its length, every overrun within its bound; largest overrun \d+ ms \(.*, bound \d+ ms\) \(bound per step: its maximum response time \+ 10 ms, the time fio needs to complete the I\/O in flight when the step's time is up\)$/)
+    expect(c['idle-gaps']).to.match(/^\d+ gaps between steps: median [\d.]+ ms, max [\d.]+ ms \(limit 1000 ms\)$/)
+  })
+
   const cases: Array<{name: string; change: (i: ReturnType<typeof input>) => void; fails: string[]; says: RegExp}> = [
     {name: 'no seal in the manifest', change: i => { i.manifest.integrity = null }, fails: ['integrity'], says: /no integrity list/},
     {name: 'a stored latency differs from raw', change: i => { loop(i).rounds[0].points[0].latMeanNs += 1 }, fails: ['measurements'], says: /\/phases\/2\/rounds\/0\/points\/0\/latMeanNs/},
@@ -65,9 +71,11 @@ describe('audit checks (pure) on the captured fixture run', () => {
     {name: 'the verdict was changed to steady', change: i => { const ss = loop(i).steadyState; ss.verdict = ss.verdict === 'steady' ? 'not-achieved' : 'steady' }, fails: ['steady-state', 'report'], says: /\/phases\/2\/steadyState\/verdict/},
     {name: 'a file target claimed compliant', change: i => { i.manifest.compliance = {compliant: true, reasons: []} }, fails: ['purge', 'durations'], says: /must be marked non-compliant/},
     {name: 'WIPC short of the requirement, undisclosed', change: i => { phaseOf(i, 'wipc').requiredBytes *= 2 }, fails: ['wipc'], says: /wrote \d+ bytes, the spec requires \d+, and the run is not marked non-compliant/},
-    {name: 'points that ran far shorter than declared', change: i => { const p = loop(i).rounds[0].points[0].raw.job; i.raw.set(p, i.raw.get(p)!.replace(/^runtime=\d+ms$/m, 'runtime=1000ms')) }, fails: ['durations'], says: /fio ran 0\.2\d* s, the job asked for 1 s/},
+    {name: 'points that ran far shorter than declared', change: i => { const p = loop(i).rounds[0].points[0].raw.job; i.raw.set(p, i.raw.get(p)!.replace(/^runtime=\d+ms$/m, 'runtime=1000ms')) }, fails: ['durations'], says: /fio ran 0\.2\d* s, shorter than the 1 s its job asked for/},
+    {name: 'a point that overran its bound (its maximum response time + 10 ms)', change: i => { const p = loop(i).rounds[0].points[0].raw.job; i.raw.set(p, i.raw.get(p)!.replace(/^runtime=\d+ms$/m, 'runtime=1ms')) }, fails: ['durations'], says: /fio ran 0\.2\d* s for 0\.001 s, an overrun of \d+ ms beyond its bound of \d+ ms \(the step's maximum response time \+ 10 ms\)/},
+    {name: 'a stored timing that differs from the recomputation', change: i => { const p = loop(i).rounds[0].points[3]; p.timing = {plannedSec: 0.2, overrunSec: 5, overrunLimitSec: 0.01, gapBeforeMs: 0} }, fails: ['durations', 'report'], says: /results\.json \/phases\/2\/rounds\/0\/points\/3\/timing\/overrunSec: 5 ≠ /},
     {name: 'two points swapped in a round', change: i => { const p = loop(i).rounds[1].points; [p[4], p[5]] = [p[5], p[4]] }, fails: ['loop-order', 'steady-state', 'report'], says: /\/phases\/2\/rounds\/1\/points\/4/},
-    {name: 'an idle gap of 5 s', change: i => { for (const r of loop(i).rounds.slice(3)) for (const p of r.points) { p.startNs = String(BigInt(p.startNs) + 5_000_000_000n); p.endNs = String(BigInt(p.endNs) + 5_000_000_000n) } }, fails: ['idle-gaps'], says: /50\d\d ms idle between raw\/round-03\/56-.* and raw\/round-04\/01-/},
+    {name: 'an idle gap of 5 s', change: i => { for (const r of loop(i).rounds.slice(3)) for (const p of r.points) { p.startNs = String(BigInt(p.startNs) + 5_000_000_000n); p.endNs = String(BigInt(p.endNs) + 5_000_000_000n) } }, fails: ['idle-gaps'], says: /raw\/round-04\/01-.*: started 50\d\d ms after the previous step ended \(limit 1000 ms of idle time\)/},
     {name: 'an identity record of another device', change: i => { i.manifest.events.push({at: '2026-12-01T00:00:00.000Z', event: 'identity', detail: 'serial X; model Y; capacity 1 B; path /dev/sdz'}) }, fails: ['identity'], says: /serial X/},
     {name: 'a job with another queue depth', change: i => { const p = loop(i).rounds[2].points[9].raw.job; i.raw.set(p, i.raw.get(p)!.replace(/iodepth=\d+/, 'iodepth=1')) }, fails: ['job-parameters'], says: /iodepth=1, expected 8/},
     {name: 'a raw job that is missing', change: i => { i.raw.set(loop(i).rounds[0].points[1].raw.job, null) }, fails: ['identity'], says: /raw job file raw\/round-01\/02-.* is missing/},

@@ -283,7 +283,9 @@ describe('test programs against the digest tables', () => {
         expect(p.phases.map(x => x.kind)).to.deep.equal(['purge', 'series'])
         const s = phase(p, 'wsat', 'series')
         expect(s).to.include({sampleSeconds: 60, maxSamples: 1440, durationSeconds: 86400, stopAtBytes: 4 * GiB, stopAtCapacityMultiple: 4, steadyStateExit: null})
-        expect(timelineOf(p, 'wsat')).to.include({minSec: 0, maxSec: 86400})
+        // the 4x-capacity stop is checked after each sample: the earliest stop is after one 1-min sample
+        expect(timelineOf(p, 'wsat')).to.include({minSec: 60, maxSec: 86400})
+        expect(timelineOf(p, 'wsat').minDependsOn).to.match(/ends once .* is written/)
         const sse = phase(plan(rev, 'wsat', {steadyStateExit: true}), 'wsat', 'series').steadyStateExit
         expect(sse).to.deep.equal({trackEvery: 30, windowRounds: 5, maxDataExcursionPct: 20, maxSlopeExcursionPct: 10})
         expect(load(rev, 'wsat').parameters.find(x => x.name === 'Stop at time')?.source).to.equal('open')
@@ -437,7 +439,7 @@ describe('test programs against the digest tables', () => {
       ['iops', 5 * 56 * 60, 25 * 56 * 60], // 5 to 25 rounds of 56 one-minute points
       ['tp', 2 * 5 * 2 * 60, 2 * 25 * 2 * 60], // 5 x 2 min to 25 x 2 min per block size, two block sizes
       ['lat', 45 * 60 + 20 * 60, 3.75 * h + 20 * 60], // + the optional 20-min histogram run
-      ['wsat', 0, 24 * h], // 4x capacity may end it at any time
+      ['wsat', 60, 24 * h], // 4x capacity may end it after any sample, the first at the earliest
       ['hir', 5 * 0.5 * h + 15.5 * h, 25 * 0.5 * h + 15.5 * h], // PC rounds of 30 min + 13 h bursts + 2.5 h baselines
       ['xsr', 22 * h, 22 * h],
       ['cbw', 5 * 60 + 5 * 54 * 60 + 3.5 * h, 25 * 60 + 25 * 54 * 60 + 3.5 * h], // PC (1-min rounds) + DV rounds of 54 min + histograms

@@ -110,7 +110,7 @@ describe('runs stored by the previous pts (test/fixtures/runs-v1)', function () 
     const titles = model.pages.map(p => p.title)
     for (const t of ['IOPS Test - Summary', // the registry's full name of IOPS is "IOPS Test"
       'IOPS Steady State Convergence Plot - All Block Sizes', 'IOPS Steady State Measurement Window',
-      'IOPS - All RW Mix & BS - Tabular Data', 'IOPS - All RW Mix & BS - 2D Plot', 'IOPS - All RW Mix & BS - 3D Columns', 'Bandwidth & Response Time - All RW Mix & BS - Tabular Data']) {
+      'IOPS - All RW Mix & BS - Tabular Data', 'IOPS - All RW Mix & BS - 2D Plot', 'IOPS - All RW Mix & BS - Heat Map', 'Bandwidth & Response Time - All RW Mix & BS - Tabular Data']) {
       expect(titles, t).to.include(t)
     }
     // the table's numbers are the stored window averages

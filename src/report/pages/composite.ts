@@ -174,7 +174,7 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
     {label: 'CPU utilisation per TC x QD point', cells: ['not recorded by pts']},
     {label: 'Where the data is', cells: ["fio's usr/sys CPU per job is in each raw JSON"]},
     {label: 'Example raw JSON (first DV point)', cells: [exampleRaw ?? 'n/a']},
-  ], note: 'pts builds this report from results.json only and does not record host CPU utilisation, so the 3D CPU plot of the SNIA template is not drawn. fio reports usr_cpu and sys_cpu (percent) for every job in its JSON output; those files are listed with their SHA-256 in the appendix.'}]})
+  ], note: 'pts builds this report from results.json only and does not record host CPU utilisation, so the 3D CPU plot of the SNIA template is not drawn. fio reports usr_cpu and sys_cpu (percent) for every job in its JSON output; those files are under raw/, sealed with their SHA-256 in manifest.json (see the appendix).'}]})
 
   // P9-P14 per operating point: pre-write, histogram
   for (const {role, name} of ROLES) {

@@ -22,11 +22,12 @@ function steadyStateText(v: LoopView): {text: string; achieved: boolean; verdict
   const window = rangeText(ss.fromRound, ss.toRound)
   if (ss.verdict === 'steady') return {text: `Rounds ${window}`, achieved: true, verdict: `Steady state achieved in rounds ${window}`}
   if (ss.verdict === 'not-achieved') return {text: `Rounds ${window} (NOT ACHIEVED)`, achieved: false, verdict: 'Steady State NOT ACHIEVED'}
-  const last = ss.toRound ?? v.rounds.length
+  // the rounds that completed (a cut round is not one of them)
+  const complete = v.rounds.filter(x => x.finishedAt !== null && x.points.length === v.pointsPerRound).length
   return {
     text: ss.fromRound === null ? 'NOT ACHIEVED (run incomplete)' : `Rounds ${window} (NOT ACHIEVED, run incomplete)`,
     achieved: false,
-    verdict: `Steady State NOT ACHIEVED (run ${v.status} after round ${last})`,
+    verdict: `Steady State NOT ACHIEVED (run ${v.status} ${complete === 0 ? 'before the end of round 1' : `after ${complete} complete round${complete === 1 ? '' : 's'}`})`,
   }
 }
 
@@ -56,7 +57,7 @@ export function iopsPages(input: ProgramReportInput): ProgramSection {
   }))
   const determinations = v.steadyState.variables.map(x => {
     const t = v.tracking.find(y => y.id === x.id)
-    return determination(x, t ? pointLabel(t.readPct, t.blockSizeBytes) : x.id, p.maxDataExcursionPct, p.maxSlopeExcursionPct)
+    return determination(x, t ? pointLabel(t.readPct, t.blockSizeBytes) : x.id, p.maxDataExcursionPct, p.maxSlopeExcursionPct, {decimals: 0})
   })
   const matrix: MatrixCell[] = []
   for (const rp of mixesWriteFirst) {
@@ -86,11 +87,11 @@ export function iopsPages(input: ProgramReportInput): ProgramSection {
     {kind: 'table', title: 'IOPS - All RW Mix & BS - Tabular Data',
       tables: [{heading: 'Window-average IOPS (read + write), rows: block size, columns: R/W mix %', ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fmtIops(c.iops), windowNote)}]},
     {kind: 'chart', title: 'IOPS - All RW Mix & BS - 2D Plot', chart: charts['iops-2d'], note: 'Window-average IOPS per block size, one line per R/W mix. Logarithmic IOPS axis.'},
-    {kind: 'chart', title: 'IOPS - All RW Mix & BS - 3D Columns', chart: charts['iops-matrix'],
-      note: 'The block size x R/W mix matrix as a heat map (Vega-Lite has no 3D columns): colour and label give window-average IOPS.'},
+    {kind: 'chart', title: 'IOPS - All RW Mix & BS - Heat Map', chart: charts['iops-matrix'],
+      note: 'The block size x R/W mix matrix (the SNIA template draws it as 3D columns): colour and label give the window-average IOPS of each cell.'},
     {kind: 'tables', title: 'Bandwidth & Response Time - All RW Mix & BS - Tabular Data',
       tables: [
-        {heading: 'Bandwidth, MB/s (10^6 B/s)', ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fixed(c.mbPerSec, 2), '')},
+        {heading: 'Bandwidth, MB/s (10^6 B/s)', ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fmtMBps(c.mbPerSec * 1e6), '')},
         {heading: 'Mean response time, ms', ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fixed(c.latMeanMs, 3), '')},
         {heading: 'Maximum response time over the window, ms', ...matrixTable(matrix, mixesWriteFirst, blockSizesSmallFirst, c => fixed(c.latMaxMs, 3), '')},
       ],
@@ -123,8 +124,10 @@ export function iopsPages(input: ProgramReportInput): ProgramSection {
     verdict: ss.verdict,
     verdictDetail: ss.achieved
       ? `All ${determinations.length} tracking variable(s) met the data and slope excursion criteria in rounds ${window}.`
-      : `Measurement window rounds ${window}: ${determinations.filter(d => !d.steady).map(d => d.label).join('; ') || 'no complete window'} did not meet the criteria. Results are reported from this window.`,
-    summaryRows: [{label: 'Rounds run', value: `${complete.length} of max ${p.maxRounds}`}],
+      : v.steadyState.fromRound === null
+        ? `No measurement window: steady state needs ${p.windowRounds} complete rounds, and ${complete.length} ${complete.length === 1 ? 'was' : 'were'} run. The tables show no window averages.`
+        : `Measurement window rounds ${window}: ${determinations.filter(d => !d.steady).map(d => d.label).join('; ') || 'every tracking variable met the criteria, but the run did not finish'}${determinations.some(d => !d.steady) ? ' did not meet the criteria' : ''}. Results are reported from this window.`,
+    summaryRows: [{label: 'Rounds run', value: `${complete.length} complete of max ${p.maxRounds}${v.rounds.length > complete.length ? `; round ${v.rounds.find(x => !complete.includes(x))!.round} was cut by the ${v.status === 'interrupted' ? 'interruption' : 'failure'}` : ''}`}],
     pages,
   }
 }

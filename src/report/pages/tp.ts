@@ -25,7 +25,7 @@ export function tpPages(input: ProgramReportInput): ProgramSection {
     pages.push({kind: 'chart', title: `TP - SS Convergence - Read ${bs}`, chart: lineChart(series(100), {xTitle: 'Round', yTitle: 'MB/s (SEQ read)', xTicks: ticks, band}),
       note: `SEQ ${bs} R/W 100/0 throughput per round (decimal MB/s).`})
     for (const v of l.steadyState.variables) {
-      const d = loopDetermination(l, v, `SEQ ${bs} W`, 'MB/s', 1e-6, 2)
+      const d = loopDetermination(l, v, `SEQ ${bs} W`, 'MB/s', 1e-6, 1)
       pages.push({kind: 'closeup', title: `TP - Steady State Measurement Window - SEQ/${bs}`, chart: closeupChart(d, 'MB/s', 1e-6), determination: d})
     }
     const wa = (rp: number) => l.windowAverages.find(w => w.readPct === rp)

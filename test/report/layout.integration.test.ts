@@ -1,0 +1,38 @@
+/**
+ * Report layout in real Chromium (bench/layout.ts): the SNIA header box, with its compliance and
+ * deviations lines, takes a bounded share of every page, measured from Chromium's layout of the
+ * HTML report of a stored run (print media, A4). Before the compact header (commit b2726cc) the
+ * golden-iops report's header took 25.1 % of the page height and golden-xsr's 24.1 % (bench/layout.ts); now 18.4 % and 16.7 %.
+ */
+import {expect} from 'chai'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {measureLayout, summarize} from '../../bench/layout.js'
+import {pts, ROOT} from './helpers.js'
+
+/** Median header share of the page before the compact header, measured with bench/layout.ts. */
+const HEADER_BEFORE = 0.24
+/** The most a header may take now (median over the pages, and on any page). */
+const MAX_MEDIAN_SHARE = 0.19
+const MAX_SHARE = 0.2
+
+describe('report layout: the header takes a bounded share of the page (Chromium layout)', function () {
+  this.timeout(120_000)
+  const out = mkdtempSync(join(tmpdir(), 'pts-layout-'))
+  after(() => rmSync(out, {recursive: true, force: true}))
+
+  for (const test of ['iops', 'xsr']) {
+    it(`golden-${test}: header median <= ${MAX_MEDIAN_SHARE * 100} % of the page height, every page <= ${MAX_SHARE * 100} %`, async () => {
+      const r = await pts(['report', join(ROOT, 'test/fixtures/runs', `golden-${test}`), '--format', 'html', '--out', join(out, `${test}.html`)])
+      expect(r.code, r.stderr).to.equal(0)
+      const pages = await measureLayout(readFileSync(join(out, `${test}.html`), 'utf8'))
+      const s = summarize(pages)
+      expect(s.pages).to.be.greaterThan(3)
+      for (const p of pages) expect(p.pageMm).to.be.closeTo(297, 1)
+      expect(s.medianShare, JSON.stringify(s)).to.be.at.most(MAX_MEDIAN_SHARE)
+      expect(s.medianShare).to.be.below(HEADER_BEFORE)
+      for (const p of pages) expect(p.headerShare, `page ${p.page} (${p.kind})`).to.be.at.most(MAX_SHARE)
+    })
+  }
+})

@@ -1,0 +1,106 @@
+/**
+ * Run timing (src/analysis/timing.ts), table-driven: the bounds that pts run records, pts audit
+ * checks and the report shows; then every step of the captured fixture runs (real fio, some
+ * captured at load ~30) against them: no stored step overran its bound.
+ */
+import {expect} from 'chai'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {acrossResume, DEFAULT_MAX_GAP_MS, gapMs, overrunLimitSec, reviewTiming, runTimingReview, stepTiming, timingFindings, type TimedStep} from '../../src/analysis/timing.js'
+import {stepsOf} from '../../src/analysis/steps.js'
+import {jobRuntimeSec} from '../../src/engine/parse.js'
+import {readStoredRun} from '../../src/store/read.js'
+
+const RUNS = fileURLToPath(new URL('../fixtures/runs/', import.meta.url))
+
+describe('run timing: bounds (pure)', () => {
+  it('the overrun bound is the step\'s maximum response time + 10 ms', () => {
+    expect(overrunLimitSec(0)).to.equal(0.01)
+    expect(overrunLimitSec(372_000_000)).to.equal(0.382)
+    expect(overrunLimitSec(1_234_567)).to.equal(0.011235)
+  })
+
+  it('gapMs: start minus the previous end, in ms', () => {
+    expect(gapMs(1_000_000_000n, 1_250_500_000n)).to.equal(250.5)
+    expect(gapMs('5', '5')).to.equal(0)
+  })
+
+  const cases: Array<{name: string; planned: number; runtime: number; latMaxMs: number; gap: number | null; kinds: string[]}> = [
+    {name: 'on time (fio adds 1 ms)', planned: 0.2, runtime: 0.201, latMaxMs: 3, gap: 5, kinds: []},
+    {name: 'an overrun of 328 ms within a 372 ms maximum response time (load ~30)', planned: 0.2, runtime: 0.528, latMaxMs: 372, gap: 20, kinds: []},
+    {name: 'an overrun beyond the maximum response time + 10 ms', planned: 1, runtime: 1.274, latMaxMs: 100, gap: 20, kinds: ['overrun']},
+    {name: 'shorter than its length', planned: 1, runtime: 0.2, latMaxMs: 3, gap: null, kinds: ['short']},
+    {name: '1 ms short is short (fio reports whole ms and never ends a time_based job early)', planned: 60, runtime: 59.999, latMaxMs: 3, gap: null, kinds: ['short']},
+    {name: 'a gap at the limit passes, beyond fails', planned: 0.2, runtime: 0.201, latMaxMs: 3, gap: DEFAULT_MAX_GAP_MS + 0.5, kinds: ['gap']},
+    {name: 'a gap of exactly the limit passes', planned: 0.2, runtime: 0.201, latMaxMs: 3, gap: DEFAULT_MAX_GAP_MS, kinds: []},
+  ]
+  for (const c of cases) {
+    it(c.name, () => {
+      const t = stepTiming(c.planned, {runtimeSec: c.runtime, latMaxNs: c.latMaxMs * 1e6}, c.gap)
+      const f = timingFindings(t, 'step', DEFAULT_MAX_GAP_MS)
+      expect(f.map(x => x.kind)).to.deep.equal(c.kinds)
+      for (const x of f) expect(x.text).to.match(/^step: /)
+    })
+  }
+
+  it('overrunSec carries no float noise', () => {
+    expect(stepTiming(0.2, {runtimeSec: 0.528, latMaxNs: 0}, null).overrunSec).to.equal(0.328)
+  })
+
+  it('reviewTiming: figures of the run, excused gaps (across a resume) are not failures', () => {
+    const t = (runtime: number, gap: number | null): TimedStep['timing'] => stepTiming(0.2, {runtimeSec: runtime, latMaxNs: 50e6}, gap)
+    const steps: TimedStep[] = [
+      {what: 'a', timing: t(0.201, null), gapExcused: false},
+      {what: 'b', timing: t(0.3, 12), gapExcused: false},
+      {what: 'c', timing: t(0.201, 9000), gapExcused: true},
+      {what: 'd', timing: null, gapExcused: false},
+      {what: 'e', timing: t(0.201, 1500), gapExcused: false},
+    ]
+    const r = reviewTiming(steps, 1000)
+    expect(r.ok).to.equal(false)
+    expect(r.checked).to.equal(4)
+    expect(r.steps).to.equal(5)
+    expect(r.overruns).to.have.length(1)
+    expect(r.overruns[0]).to.match(/^b: .*overrun of 100 ms beyond its bound of 60 ms/)
+    expect(r.gaps).to.deep.equal(['e: started 1500 ms after the previous step ended (limit 1000 ms of idle time)'])
+    expect(r.gapStats).to.deep.equal({count: 2, medianMs: 1500, maxMs: 1500, excused: 1})
+    expect(r.maxOverrun).to.deep.equal({sec: 0.1, limitSec: 0.06, what: "b"})
+  })
+
+  it('acrossResume: a resume between the two steps', () => {
+    const end = 1_700_000_000_000n * 1_000_000n
+    expect(acrossResume([1_700_000_000_500], end, end + 1_000_000_000n)).to.equal(true)
+    expect(acrossResume([1_700_000_002_000], end, end + 1_000_000_000n)).to.equal(false)
+  })
+
+  it('jobRuntimeSec reads a time_based job\'s runtime= (ms or s); null otherwise', () => {
+    expect(jobRuntimeSec('[global]\ntime_based=1\nruntime=200ms\n[a]\nrw=write\n')).to.equal(0.2)
+    expect(jobRuntimeSec('[global]\ntime_based=1\nruntime=60\n[a]\n')).to.equal(60)
+    expect(jobRuntimeSec('[global]\nsize=1g\n[a]\nrw=write\n')).to.equal(null)
+  })
+})
+
+describe('run timing of every captured fixture run (real fio)', () => {
+  const dirs = readdirSync(RUNS).filter(d => existsSync(join(RUNS, d, 'results.json')))
+  it('covers the stored runs', () => expect(dirs.length).to.be.greaterThan(10))
+  for (const d of dirs) {
+    it(`${d}: no step shorter than its job's runtime, every overrun within its maximum response time + 10 ms`, () => {
+      const {results} = readStoredRun(join(RUNS, d))
+      let n = 0
+      for (const s of stepsOf(results)) {
+        // the compare-* fixtures keep only the fio JSON outputs, not the job files
+        if (!existsSync(join(RUNS, d, s.step.raw.job))) continue
+        const planned = jobRuntimeSec(readFileSync(join(RUNS, d, s.step.raw.job), 'utf8'))
+        if (planned === null) continue
+        n++
+        const f = timingFindings(stepTiming(planned, s.step, null), s.what, DEFAULT_MAX_GAP_MS)
+        expect(f.map(x => x.text)).to.deep.equal([])
+      }
+      if (!d.startsWith('compare-')) expect(n).to.be.greaterThan(0)
+      // the report's review (from results.json alone) finds no duration problem either
+      const r = runTimingReview(results, [])
+      expect([...r.short, ...r.overruns]).to.deep.equal([])
+    })
+  }
+})
