@@ -284,9 +284,13 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const w = r.ws[0]
       const burstSeconds = ph.burstSeconds * f
       const idleSeconds = ph.idleSeconds * f
-      const total = ph.repeats * (burstSeconds + idleSeconds)
-      phases.push({kind: 'bursts', id: ph.id, title: ph.title, workload: w, burstSeconds, idleSeconds, repeats: ph.repeats, waitState: ph.waitState})
-      timeline.push({phase: ph.id, title: ph.title, minSec: total, maxSec: total, detail: `${ph.repeats} x (${formatDuration(burstSeconds)} ${w.label} as one fio step, then ${formatDuration(idleSeconds)} host idle)`})
+      // A shortened run (time scale f < 1) also runs fewer bursts: each burst is one fio step, and
+      // 360 of them per wait state at a tiny scale would be some 1,800 fio starts for a quick look.
+      const repeats = scaledBurstRepeats(ph.repeats, f)
+      const total = repeats * (burstSeconds + idleSeconds)
+      phases.push({kind: 'bursts', id: ph.id, title: ph.title, workload: w, burstSeconds, idleSeconds, repeats, waitState: ph.waitState})
+      timeline.push({phase: ph.id, title: ph.title, minSec: total, maxSec: total, detail: `${repeats} x (${formatDuration(burstSeconds)} ${w.label} as one fio step, then ${formatDuration(idleSeconds)} host idle)${repeats !== ph.repeats ? ` (${ph.repeats} at full length; fewer with --time-scale ${f})` : ''}`})
+      notCompliantIf(repeats !== ph.repeats, `HIR: ${repeats} of ${ph.repeats} bursts per wait state`)
       notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
     } else if (ph.kind === 'histogram') {
       const w = r.ws[0]
@@ -324,4 +328,12 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
     phases, compliance: {compliant: reasons.length === 0, reasons}, deviations, timeline,
     durations: {minSec: ms(timeline.reduce((a, t) => a + t.minSec, 0)), maxSec: ms(timeline.reduce((a, t) => a + t.maxSec, 0))},
   }
+}
+
+/**
+ * Bursts per HIR wait state at time scale f: the definition's count at full length, else the
+ * count scaled by f, at least 3 (so that a shortened run still shows a burst-to-burst trend).
+ */
+export function scaledBurstRepeats(repeats: number, f: number): number {
+  return f >= 1 ? repeats : Math.min(repeats, Math.max(3, Math.ceil(repeats * f)))
 }

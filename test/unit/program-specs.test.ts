@@ -8,7 +8,7 @@ import {readdirSync, readFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {check} from '../../src/validate.js'
 import {loadProgramSpec, loadRevision, revisionDir, SPECS_DIR} from '../../src/store/spec-files.js'
-import {expandProgram, MIN_SCALED_SECONDS, selects, type PlannedPhase, type ProgramOptions, type ProgramPlan, type ProgramPoint} from '../../src/plan/expand.js'
+import {expandProgram, MIN_SCALED_SECONDS, scaledBurstRepeats, selects, type PlannedPhase, type ProgramOptions, type ProgramPlan, type ProgramPoint} from '../../src/plan/expand.js'
 import type {PhaseSpec, ProgramSpec, Workload} from '../../src/model/definition.js'
 import {REVISIONS, type ProfileId, type Revision} from '../../src/model/tests.js'
 import type {TargetInfo} from '../../src/plan/target.js'
@@ -417,7 +417,7 @@ describe('test programs against the digest tables', () => {
             if (ph.kind === 'bursts' && q.kind === 'bursts') {
               expect(q.burstSeconds).to.be.at.most(scaledSec(ph.burstSeconds)).and.below(ph.burstSeconds)
               expect(q.idleSeconds).to.be.at.most(scaledSec(ph.idleSeconds)).and.below(ph.idleSeconds)
-              expect(q.repeats).to.equal(ph.repeats)
+              expect(q.repeats).to.equal(scaledBurstRepeats(ph.repeats, f))
             }
             if (ph.kind === 'loop' && q.kind === 'loop') {
               expect(q.pointSeconds).to.equal(60)
@@ -453,5 +453,13 @@ describe('test programs against the digest tables', () => {
     it('client profile keeps the same budget', () => {
       for (const [test, minSec, maxSec] of budget) expect(plan('2.0.2', test, {}, 'client').durations, test).to.deep.equal({minSec, maxSec})
     })
+  })
+})
+
+describe('HIR bursts at a time scale', () => {
+  it('runs the definition\'s 360 bursts per wait state at full length, fewer (at least 3) when shortened', () => {
+    const cases: Array<[number, number]> = [[1, 360], [0.5, 180], [0.1, 36], [0.01, 4], [0.001, 3], [0.0005, 3]]
+    for (const [f, want] of cases) expect(scaledBurstRepeats(360, f), `scale ${f}`).to.equal(want)
+    expect(scaledBurstRepeats(2, 0.001)).to.equal(2)
   })
 })
