@@ -1,5 +1,5 @@
 /**
- * The seal digest (pure): one SHA-256 that stands for a run's whole seal, the list of files and
+ * The seal hash (pure): one SHA-256 that stands for a run's whole seal, the list of files and
  * their SHA-256 in manifest.json /integrity/files. It is the SHA-256 of that list written in the
  * format of `sha256sum` ("<sha256>  <path>\n" per file, in the manifest's order, sorted by path), so
  * anyone can recompute it from manifest.json with standard tools:
@@ -16,6 +16,6 @@ export function sealList(files: readonly FileHash[]): string {
 }
 
 /** SHA-256 (hex) of sealList(files). */
-export function sealDigest(files: readonly FileHash[]): string {
+export function sealHash(files: readonly FileHash[]): string {
   return createHash('sha256').update(sealList(files)).digest('hex')
 }

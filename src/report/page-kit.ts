@@ -7,7 +7,7 @@
  * (B §6.3).
  */
 import type {Integrity, RunManifest} from '../model/manifest.js'
-import {sealDigest} from '../model/seal.js'
+import {sealHash} from '../model/seal.js'
 import type {VariableEvaluation} from '../model/results.js'
 import {blockSizeLabel, formatBytes, formatCapacity, mixLabel} from '../units.js'
 import type {ClaimUnit, Verdict} from '../claims/types.js'
@@ -155,10 +155,10 @@ export interface IopsData {
   blockSizesSmallFirst: number[]
 }
 
-/** The appendix: the seal digest, where the full list of files and SHA-256 is, and how to check it. */
+/** The appendix: the seal hash, where the full list of files and SHA-256 is, and how to check it. */
 export interface SealPage {
   /** SHA-256 of the seal list (model/seal.ts); null when the run has no seal. */
-  sealDigest: string | null
+  sealHash: string | null
   rows: KV[]
   /** How to check the seal: a command and what it does. */
   check: Array<{command: string; how: string}>
@@ -283,7 +283,7 @@ export type PageDraft = Omit<ReportPage, 'number' | 'total' | 'pageLabel' | 'cap
 export const BLANK_PAGE: Pick<PageDraft, 'chart' | 'summary' | 'determination' | 'tables' | 'appendix' | 'note'> = {chart: null, summary: null, determination: null, tables: [], appendix: null, note: ''}
 
 /**
- * The appendix: one page with the seal digest of the run's data (results.json and every file under
+ * The appendix: one page with the seal hash of the run's data (results.json and every file under
  * raw/, listed with size and SHA-256 in manifest.json /integrity/files), where that list is, and
  * how to check it. `what` says what raw/ holds.
  */
@@ -293,7 +293,7 @@ export function sealDrafts(integrity: Integrity | null | undefined, runId: strin
     const raw = integrity.files.filter(f => f.path.startsWith('raw/'))
     const bytes = integrity.files.reduce((a, f) => a + f.bytes, 0)
     rows.push(
-      {label: 'Seal digest (SHA-256)', value: sealDigest(integrity.files)},
+      {label: 'Seal hash (SHA-256)', value: sealHash(integrity.files)},
       {label: 'Sealed', value: fmtInstant(integrity.sealedAt)},
       {label: 'Files sealed', value: `${integrity.files.length} (${fmtFileBytes(bytes)}): results.json and ${raw.length} files under raw/, ${what}`},
     )
@@ -306,9 +306,9 @@ export function sealDrafts(integrity: Integrity | null | undefined, runId: strin
   )
   const check = [
     {command: 'pts audit <run directory>', how: 'checks every file against the list (naming any changed, missing or added file), recomputes every reported number from raw/, and checks the run\'s timing, order and compliance disclosures; exit 0 when all pass. With --verify-key <public key> it also checks the signature (manifest.sig) of a signed run (pts run --sign-key).'},
-    {command: 'jq -r \'.integrity.files[] | "\\(.sha256)  \\(.path)"\' manifest.json | sha256sum -c', how: 'without pts, from the run directory: checks every file; the same list piped into sha256sum alone prints the seal digest above.'},
+    {command: 'jq -r \'.integrity.files[] | "\\(.sha256)  \\(.path)"\' manifest.json | sha256sum -c', how: 'without pts, from the run directory: checks every file; the same list piped into sha256sum alone prints the seal hash above.'},
   ]
-  return [{...BLANK_PAGE, kind: 'appendix', plot: false, title: 'Appendix - Raw Data and Seal', appendix: {sealDigest: integrity ? sealDigest(integrity.files) : null, rows, check},
+  return [{...BLANK_PAGE, kind: 'appendix', plot: false, title: 'Appendix - Raw Data and Seal', appendix: {sealHash: integrity ? sealHash(integrity.files) : null, rows, check},
     note: 'The report is built from results.json alone; raw/ holds what fio wrote (each job file and its JSON output), from which pts audit recomputes every number.'}]
 }
 

@@ -258,7 +258,7 @@ for (const c of CASES) {
       // one appendix page: the seal of the run (its digest names the manifest's list of every file)
       expect(pages.filter(p => p.kind === 'appendix')).to.have.length(1)
       const a = pages.at(-1)!.appendix!
-      expect(a.sealDigest).to.match(/^[0-9a-f]{64}$/)
+      expect(a.sealHash).to.match(/^[0-9a-f]{64}$/)
       expect(a.rows.find(r => r.label === 'Files sealed')!.value).to.match(new RegExp(`^${run.manifest.integrity!.files.length} \\(`))
       expect(run.manifest.integrity!.files.filter(f => f.path.startsWith('raw/')).map(f => f.path).sort()).to.deep.equal(run.rawFiles.map(f => f.path).sort())
     })

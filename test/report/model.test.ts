@@ -54,7 +54,7 @@ describe('report model (fixture iops-file-short)', () => {
     model.pages.forEach((p, i) => expect(p.pageLabel).to.equal(`Page ${i + 1} of ${model.pages.length}`))
   })
 
-  it('appendix: one page with the seal digest (SHA-256 of the manifest\'s list as sha256sum lines), where the list is, how to check it', () => {
+  it('appendix: one page with the seal hash (SHA-256 of the manifest\'s list as sha256sum lines), where the list is, how to check it', () => {
     // the fixture was stored before pts sealed runs: seal it here, as pts run does when a run ends
     const manifest = {...run.manifest, integrity: computeSeal(FIXTURE, new Date('2026-12-01T00:00:00Z'))}
     const sealed = buildProgramReportModel({manifest, results: run.results, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!)
@@ -65,9 +65,9 @@ describe('report model (fixture iops-file-short)', () => {
     const files = manifest.integrity.files
     expect(files).to.have.length(675)
     const list = files.map(f => `${f.sha256}  ${f.path}\n`).join('')
-    expect(a.sealDigest).to.equal(createHash('sha256').update(list).digest('hex'))
+    expect(a.sealHash).to.equal(createHash('sha256').update(list).digest('hex'))
     const row = (l: string) => a.rows.find(r => r.label === l)?.value
-    expect(row('Seal digest (SHA-256)')).to.equal(a.sealDigest)
+    expect(row('Seal hash (SHA-256)')).to.equal(a.sealHash)
     expect(row('Files sealed')).to.match(new RegExp(`^${files.length} \\(.*\\): results\\.json and ${files.length - 1} files under raw/`))
     expect(row('Full list')).to.include('manifest.json').and.include('/integrity/files')
     expect(a.check.map(c => c.command)).to.deep.equal(['pts audit <run directory>', 'jq -r \'.integrity.files[] | "\\(.sha256)  \\(.path)"\' manifest.json | sha256sum -c'])
@@ -76,7 +76,7 @@ describe('report model (fixture iops-file-short)', () => {
   it('appendix of a run without a seal says so', () => {
     const m = buildProgramReportModel({manifest: {...run.manifest, integrity: null}, results: run.results, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS.iops!)
     const a = m.pages.at(-1)!.appendix!
-    expect(a.sealDigest).to.equal(null)
+    expect(a.sealHash).to.equal(null)
     expect(a.rows[0].value).to.match(/^none: manifest\.json lists no SHA-256/)
   })
 

@@ -77,9 +77,9 @@ describe('pts report (CLI, real Chromium)', function () {
     expect(flat).to.include('3362.7 * R + 25337.3')
     const w = loopPhases(run.results)[0].windowAverages.find(x => x.readPct === 0 && x.blockSizeBytes === 4096)!
     expect(flat).to.include(`${fmtIops(w.iops)} IOPS`)
-    // the appendix: the seal digest, the full list's place, the check
+    // the appendix: the seal hash, the full list's place, the check
     // this fixture was stored before pts sealed runs: the appendix says so (model.test.ts checks a sealed one)
-    expect(model.pages.at(-1)!.appendix!.sealDigest).to.equal(null)
+    expect(model.pages.at(-1)!.appendix!.sealHash).to.equal(null)
     expect(flat).to.include('Seal none: manifest.json lists no SHA-256')
     expect(flat).to.include('pts audit <run directory>')
     expect(flat).to.include('manifest.json | sha256sum -c')
