@@ -1,6 +1,7 @@
 /** `pts plan <test>`: the plan's text (every phase with its timeline and the test's constants) and its job texts. Pure. */
 import type {ProgramPlan} from '../plan/expand.js'
-import {programJob, programWipcJob, stepSeed} from '../engine/job.js'
+import {programJob, programWipcJob, seriesSampleJob, stepSeed} from '../engine/job.js'
+import {firstStreamStarts} from '../plan/stream.js'
 import {formatBytes, formatDecimalGB, formatDuration} from '../units.js'
 
 /** Human text of a plan: every phase with its timeline, and the minimum and maximum duration. Pure. */
@@ -23,8 +24,8 @@ export function planText(plan: ProgramPlan, targetLabel: string, refusals: strin
     lines.push(`  ${String(i + 1).padStart(2)}. ${t.title} [${t.phase}]: ${t.detail}${t.maxSec > 0 ? ` (${d})` : ''}`)
   })
   lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device)`)
-  lines.push('', 'Parameters (source: spec, implementation-derived or open; digest §0):')
-  for (const p of s.parameters) lines.push(`  - ${p.name}: ${p.value} [${p.source}]${p.note ? ` ${p.note}` : ''}`)
+  lines.push('', 'Parameters (source: spec, implementation-derived, open, or pts = pts\'s choice where the spec is silent, with the reason):')
+  for (const p of [...s.parameters, ...plan.choices]) lines.push(`  - ${p.name}: ${p.value} [${p.source}]${p.note ? ` ${p.note}` : ''}`)
   return lines.join('\n')
 }
 
@@ -37,7 +38,7 @@ export function planJobs(plan: ProgramPlan): Record<string, string> {
     if (ph.kind === 'wipc') jobs[ph.id] = programWipcJob(plan, ph, seed)
     if (ph.kind === 'loop') jobs[ph.id] = programJob(plan, {comment: `${ph.id} round 1 point 1/${ph.points.length}: ${ph.points[0].label}`, section: ph.points[0].id, workload: ph.points[0], seconds: ph.pointSeconds, seed})
     if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
-    if (ph.kind === 'series') jobs[ph.id] = programJob(plan, {comment: `${ph.id} sample 1`, section: ph.id, workload: ph.workload, seconds: ph.sampleSeconds, seed})
+    if (ph.kind === 'series') jobs[ph.id] = seriesSampleJob(plan, ph, 0, ph.stream ? firstStreamStarts(ph.stream.slices) : null, seed)
     if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: `${ph.id}`, section: ph.id, workload: ph.workload, seconds: 0, seed, bursts: {burstSeconds: ph.burstSeconds, idleSeconds: ph.idleSeconds, repeats: ph.repeats, logAvgMsec: ph.logAvgMsec, iopsLogPrefix: '<run>/raw/bursts'}})
   })
   return jobs

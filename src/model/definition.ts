@@ -95,7 +95,7 @@ export interface WipcPhase {
   id: string
   /** @minLength 1 */
   title: string
-  /** SEQ writes at this block size (TP: the block size under test), capacityMultiple x the PC ActiveRange. @integer @minimum 512 @multipleOf 512 */
+  /** SEQ writes at this block size (TP: the block size under test): capacityMultiple x the user capacity in total, every write inside the PC ActiveRange. @integer @minimum 512 @multipleOf 512 */
   blockSizeBytes: number
   /** @exclusiveMinimum 0 */
   capacityMultiple: number
@@ -208,12 +208,16 @@ export interface HistogramPhase {
 /** @discriminator kind */
 export type PhaseSpec = PurgePhase | WipcPhase | LoopPhase | SeriesPhase | BurstsPhase | OperatingPointsPhase | HistogramPhase
 
-/** A value shown in the report's parameters, with where it comes from (digest §0 provenance marks). */
+/**
+ * A value shown in the report's parameters, with where it comes from: the spec, public
+ * implementations, not confirmed (open), or pts's own choice where the spec is silent (the note
+ * says why).
+ */
 export interface ProgramParameter {
   /** @minLength 1 */
   name: string
   value: string
-  source: 'spec' | 'implementation-derived' | 'open'
+  source: 'spec' | 'implementation-derived' | 'open' | 'pts'
   note?: string
 }
 

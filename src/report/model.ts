@@ -137,7 +137,7 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
 const HOW_TO_READ = [
   'Every page repeats the SNIA header: device, test platform, set-up and test parameters. A non-compliant run says so, with reasons, on every page.',
   'Steady-state loops report the average over the 5-round measurement window (rounds x-4 to x); if steady state was not reached by the round limit, the last 5 rounds are used and marked NOT ACHIEVED (digest B §3).',
-  'Time series (WSAT, XSR, HIR) are one fio job per sample, run back to back; their values are fio\'s own per-sample statistics.',
+  'Time series (WSAT, XSR, HIR) are one fio job per sample, run back to back; in a sequential series (XSR access groups 1 and 3, WSAT VOD and meta data) every sample continues each thread\'s stream where the sample before ended. Their values are fio\'s own per-sample statistics.',
   'IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are in ms; 5 9s is fio\'s 99.999th percentile over every IO of the point.',
   'Values the digest marks as implementation-derived or open are listed with their source in the parameters table; the appendix lists every raw fio job and output with its SHA-256.',
 ]
@@ -192,8 +192,8 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
   const perPage = 16
   for (let i = 0; i * perPage < params.length; i++) {
     drafts.push({...blank, kind: 'params', plot: false, title: `${testTitle(r.test)} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
-      tables: [{heading: 'Constants of this test and where they come from (spec = the specification; implementation-derived = taken from public implementations; open = not confirmed)',
-        columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => ({label: x.name, cells: [x.value + (x.note ? ` (${x.note})` : ''), x.source]})), note: ''}]})
+      tables: [{heading: `Constants of this test and where they come from (spec = the specification; implementation-derived = taken from public implementations; open = not confirmed${params.some(x => x.source === 'pts') ? '; pts\'s choice = decided by pts where the spec is silent, with the reason' : ''})`,
+        columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => ({label: x.name, cells: [x.value + (x.note ? ` (${x.note})` : ''), x.source === 'pts' ? 'pts\'s choice' : x.source]})), note: ''}]})
   }
   drafts.push(...appendixDrafts(input.rawFiles, r.runId, 'every fio job file (.fio), its JSON output (.json) and logs'))
   const pages = numberPages(drafts)

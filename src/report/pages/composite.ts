@@ -14,7 +14,7 @@
 import {blockSizeLabel, mixLabel} from '../../units.js'
 import type {LoopWindowAverage, OperatingPoint, PhaseResult, StepResult} from '../../model/results.js'
 import {fixed, fmtIops, fmtMBps, fmtMs} from '../format.js'
-import type {TableData} from '../page-kit.js'
+import {wipcWrittenText, type TableData} from '../page-kit.js'
 import {closeupChart, demandIntensityChart, dualAxisChart, histogramChart, lineChart, type XYRow} from '../charts/generic.js'
 import {testTitle} from '../../model/tests.js'
 import {loopSteadyText, phasesOf, loopDetermination, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
@@ -217,7 +217,7 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
 
   // Header, headline, verdict
   const achieved = pcSs.achieved && dvSs.achieved
-  const wipcX = wipc ? `${fixed(wipc.writtenBytes / Math.max(1, p.preconditionActiveRangeBytes), 3)}X` : 'not run'
+  const wipcX = wipc ? wipcWrittenText([wipc], p) : 'not run'
   const preRoundStep = pre[0]?.s
   const stimText = r.test === 'dirth' ? pattern ?? stimulus : `${stimulus} (block-size mix and LBA zones per digest B §5.7)`
   const ssText = `PC: ${pcSs.text}; DV: ${dvSs.text}`
