@@ -133,6 +133,8 @@ export const tools = {
 // ------------------------------------------------------------------------------------------------
 
 export const runDir = {
+  phasesChanged: (was: string, now: string, test: string, revision: string, dir: string): Msg =>
+    msg(`the stored run's phases (${was}) are not this pts's phases of ${test} ${revision} (${now}): it cannot be continued`, `start it again from the purge: pts resume ${dir} --restart-from purge`),
   outNotEmpty: (dir: string): Msg => msg(`run directory ${dir} already exists and is not empty`, 'choose another --out, or remove it'),
   notFound: (dir: string): Msg => msg(`Run directory not found: ${dir}`, 'pass the directory that `pts run` wrote (it holds manifest.json, results.json and raw/)'),
   notADirectory: (dir: string): Msg => msg(`Not a directory: ${dir}`, 'pass the run directory, not a file inside it'),
@@ -174,6 +176,8 @@ export const runDir = {
 // ------------------------------------------------------------------------------------------------
 
 export const fio = {
+  threadBytesUnknown: (json: string, job: string): Msg =>
+    msg(`${json} has no job ${job}: the thread's bytes are unknown, so the next sample's offset cannot be set`),
   failed: (how: {code: number | null; signal?: string | null}, job: string, stderrTail: string, jobPath: string, dir: string): Msg =>
     msg(`fio failed (${how.code === null ? `signal ${how.signal}` : `exit ${how.code}`}) on ${job}.fio:\n${stderrTail}`, `the job file is ${jobPath}; ${keptIn(dir)}`),
   badOutput: (file: string, why: string): Msg => msg(`${file}: ${why}`),

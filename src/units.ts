@@ -57,6 +57,13 @@ export function formatDecimalGB(bytes: number): string {
   return `${(bytes / 1e9).toFixed(1)} GB`
 }
 
+/** A volume in decimal units: "536.9 GB", "1.3 MB", "512 B" (GB from 10^9 B up, MB from 10^6 B). */
+export function formatDecimalVolume(bytes: number): string {
+  if (bytes >= 1e9) return formatDecimalGB(bytes)
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`
+  return `${bytes} B`
+}
+
 /** Seconds as "1h 02m 03s" / "2m 05s" / "4.5s". */
 export function formatDuration(sec: number): string {
   if (!Number.isFinite(sec)) return '?'

@@ -56,7 +56,7 @@ export const runFlags = {
   'max-rounds': Flags.string({description: 'round limit (spec: 25)', default: '25'}),
   'on-no-steady-state': Flags.string({description: 'at the round limit without steady state: stop (window = last 5 rounds, NOT ACHIEVED) or continue until steady state or --round-cap (every test with a steady-state loop)', options: ['stop', 'continue'], default: 'stop'}),
   'round-cap': Flags.string({description: 'with --on-no-steady-state continue: the most rounds a loop may run (default 100)'}),
-  'wipc-multiple': Flags.string({description: 'WIPC volume as a multiple of the PC ActiveRange (spec: 2; default: the test definition\'s, times --time-scale); every test with a WIPC phase'}),
+  'wipc-multiple': Flags.string({description: 'WIPC volume as a multiple of the user capacity, written inside the PC ActiveRange (spec: 2; default: the test definition\'s, times --time-scale); every test with a WIPC phase'}),
   ioengine: Flags.string({description: 'fio ioengine (recorded)', default: 'libaio'}),
   seed: Flags.string({description: 'run seed for fio randseed (default: random, recorded)'}),
   out: Flags.string({char: 'o', description: 'run directory (default: reports/<timestamp>-<test>-<device>)'}),

@@ -1,6 +1,7 @@
 /** `pts plan <test>`: the plan's text (every phase with its timeline and the test's constants) and its job texts. Pure. */
 import type {ProgramPlan} from '../plan/expand.js'
-import {burstComment, programJob, programWipcJob, stepSeed} from '../engine/job.js'
+import {burstComment, programJob, programWipcJob, seriesSampleJob, stepSeed} from '../engine/job.js'
+import {firstStreamStarts} from '../plan/stream.js'
 import {formatBytes, formatCapacity, formatDuration} from '../units.js'
 import {sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 
@@ -28,7 +29,7 @@ export function planText(plan: ProgramPlan, targetLabel: string, refusals: strin
   lines.push('', `Duration: minimum ${formatDuration(plan.durations.minSec)}${dependent.length ? ` (the earliest possible stop of ${dependent.join(', ')}; the real length depends on the device)` : ''}, maximum ${formatDuration(plan.durations.maxSec)} (plus purges and WIPC, which depend on the device; the preflight estimates WIPC)`)
   if (preflight) lines.push('', preflight)
   lines.push('', `Parameters, each with its source in [brackets] (${SOURCE_LEGEND}):`)
-  for (const p of s.parameters) lines.push(`  - ${p.name}: ${p.value} [${sourceLabel(p.source)}]${p.note ? ` ${p.note}` : ''}`)
+  for (const p of [...s.parameters, ...plan.choices]) lines.push(`  - ${p.name}: ${p.value} [${sourceLabel(p.source)}]${p.note ? ` ${p.note}` : ''}`)
   return lines.join('\n')
 }
 
@@ -43,7 +44,7 @@ export function planJobs(plan: ProgramPlan): Record<string, string> {
     // the comments are the run's (runner/run.ts), so that each text is byte-equal to the job the run stores
     const w = 'workload' in ph ? ph.workload : null
     if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}: ${w!.label} TC ${w!.threadCount}/QD ${w!.queueDepth}, response-time histogram`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
-    if (ph.kind === 'series') jobs[ph.id] = programJob(plan, {comment: `${ph.id} sample 1/${ph.maxSamples}: ${w!.label} TC ${w!.threadCount}/QD ${w!.queueDepth}`, section: ph.id, workload: ph.workload, seconds: ph.sampleSeconds, seed})
+    if (ph.kind === 'series') jobs[ph.id] = seriesSampleJob(plan, ph, 0, ph.stream ? firstStreamStarts(ph.stream.slices) : null, seed)
     if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: burstComment(ph, 0), section: ph.id, workload: ph.workload, seconds: ph.burstSeconds, seed})
   })
   return jobs

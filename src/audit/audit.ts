@@ -15,7 +15,8 @@ import {burstIops, burstsFromSteps, chooseOperatingPoints, histogramFromBins, hi
 import {binsOf} from '../model/latency.js'
 import type {PlannedPhase, ProgramPoint} from '../plan/expand.js'
 import {purgeLog, stepsOf} from '../analysis/steps.js'
-import {jobRuntimeSec, jobValue, parseIopsLog, parseJobFile} from '../engine/parse.js'
+import {jobBytes, jobRuntimeSec, jobValue, parseIopsLog, parseJobFile} from '../engine/parse.js'
+import {firstStreamStarts, nextStreamStarts, streamAdvance, streamWrapped} from '../plan/stream.js'
 import {acrossResume, durationText, gapMs, gapText, reviewTiming, stepTiming, type TimedStep} from '../analysis/timing.js'
 import {check, disclosed, MEASUREMENT_KEYS, measureRaw, identityCheck, integrityCheck, jsonDiff, parseRaw, signatureCheck, type AuditCheck, type ParsedRaw, type AuditResult, type SignatureState} from './checks.js'
 
@@ -290,7 +291,8 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
       const want: Record<string, string> = {numjobs: String(s.step.threadCount), iodepth: String(s.step.queueDepth), direct: '1'}
       if (s.step.blockSizeBytes !== null) want.bs = String(s.step.blockSizeBytes)
       for (const [k, v] of Object.entries(want)) {
-        const got = jobValue(j, k)
+        // TC = the threads of the job: numjobs of its one section, or the sections of a per-thread job (continuous streams)
+        const got = k === 'numjobs' ? jobThreads(j) : jobValue(j, k)
         if (got !== v) problems.push(`${s.step.raw.job} (${s.what}): ${k}=${got ?? '(none)'}, expected ${v}`)
       }
       const rw = jobValue(j, 'rw')
@@ -300,5 +302,91 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
     checks.push(check('job-parameters', 'fio job parameters match each step', problems, `${n} job files: block size (or bssplit), R/W mix, numjobs = TC, iodepth = QD, direct=1`))
   }
 
+  checks.push(continuityCheck(r, inp.raw, parsed))
+
   return {schemaVersion: 1, runId: m.runId, test: m.test, revision: m.revision, ok: checks.every(c => c.status !== 'fail'), checks}
+}
+
+/** The threads of a job file: numjobs summed over its job sections (a section without numjobs inherits [global]'s, else 1); as text. */
+export function jobThreads(j: Map<string, Map<string, string>>): string | undefined {
+  const g = j.get('global')
+  let n = 0
+  let any = false
+  for (const [name, kv] of j) {
+    if (name === 'global') continue
+    any = true
+    n += Number(kv.get('numjobs') ?? g?.get('numjobs') ?? '1')
+  }
+  return any ? String(n) : undefined
+}
+
+/**
+ * Sequential series stream continuously (plan/stream.ts): recomputed from the raw outputs alone,
+ * sample 1 starts every thread at its slice's start and every later sample starts each thread where
+ * its stream ended (its leading direction's bytes in fio's per-job output of the sample before,
+ * back to the slice start at its end); the stored offsets and each job section's fio offset and size
+ * must be exactly that. Runs stored before pts kept stream offsets: not applicable.
+ */
+export function continuityCheck(r: ProgramResults, raw: ReadonlyMap<string, string | null>, cache: ParsedRaw = new Map()): AuditCheck {
+  const title = 'Sequential streams continue from sample to sample'
+  const series = r.phases.map((p, pi) => ({p, pi})).filter((x): x is {p: Extract<PhaseResult, {kind: 'series'}>; pi: number} => x.p.kind === 'series')
+  const streamed = series.filter(x => x.p.stream)
+  const sequentialOld = series.filter(x => !x.p.stream && x.p.samples.length > 0 && isSequentialJob(raw.get(x.p.samples[0].raw.job)))
+  if (streamed.length === 0) {
+    return {id: 'continuity', title, status: 'skip', problems: [], reason: sequentialOld.length > 0
+      ? `not applicable: ${sequentialOld.map(x => x.p.id).join(', ')} ${sequentialOld.length === 1 ? 'was' : 'were'} stored by an earlier pts, whose samples each started at the start of the slices (no stream offsets recorded)`
+      : 'this test has no sequential series'}
+  }
+  const problems: string[] = []
+  const summary: string[] = []
+  for (const {p, pi} of streamed) {
+    const slices = p.stream!.slices
+    const threads = slices.length
+    for (let k = 1; k < threads; k++) if (slices[k].offsetBytes < slices[k - 1].offsetBytes + slices[k - 1].sizeBytes) problems.push(`results.json /phases/${pi}/stream/slices/${k}: overlaps the slice before`)
+    const end = Math.max(...slices.map(x => x.offsetBytes + x.sizeBytes))
+    if (end > r.parameters.activeRangeBytes) problems.push(`results.json /phases/${pi}/stream/slices: end at byte ${end}, beyond the ActiveRange of ${r.parameters.activeRangeBytes} bytes`)
+    let expected = firstStreamStarts(slices)
+    let wraps = 0
+    let checked = 0
+    for (const [k, x] of p.samples.entries()) {
+      const where = `${p.id} sample ${k + 1}`
+      const ptr = `results.json /phases/${pi}/samples/${k}/stream`
+      const parsedJob = parseRaw(raw, x.raw.json, cache)
+      const job = raw.get(x.raw.job)
+      if (!parsedJob || parsedJob instanceof Error || !job) { problems.push(`${where}: ${!job ? x.raw.job : x.raw.json} is missing or not fio output; the stream cannot be followed past it`); break }
+      const bytes = jobBytes(parsedJob)
+      const sections = parseJobFile(job)
+      const advanced: number[] = []
+      for (let t = 0; t < threads; t++) {
+        const name = `${p.id}-t${t + 1}`
+        const b = bytes.get(name)
+        const sec = sections.get(name)
+        if (!b || !sec) { problems.push(`${where}: ${!b ? `${x.raw.json} has no job ${name}` : `${x.raw.job} has no section [${name}]`}`); continue }
+        advanced[t] = streamAdvance(b.readBytes, b.writeBytes)
+        const off = Number(sec.get('offset'))
+        const size = Number(sec.get('size'))
+        const sliceEnd = slices[t].offsetBytes + slices[t].sizeBytes
+        if (off !== expected[t]) problems.push(`${x.raw.job} [${name}]: offset=${sec.get('offset')}, but the stream of thread ${t + 1} ended at byte ${expected[t]}${k === 0 ? ' (the start of its slice)' : ' in the sample before'}`)
+        if (size !== sliceEnd - off) problems.push(`${x.raw.job} [${name}]: size=${sec.get('size')}, expected ${sliceEnd - off} (to the end of the thread's slice at byte ${sliceEnd})`)
+        if (streamWrapped(slices[t], expected[t], advanced[t])) wraps++
+      }
+      if (!x.stream) problems.push(`${ptr}: absent (a sample of a sequential series must record its stream offsets)`)
+      else {
+        for (const d of jsonDiff(x.stream.startOffsets, expected, `${ptr}/startOffsets`)) problems.push(d.replace(/: /, ': stored ').replace(' ≠ ', ', recomputed '))
+        for (const d of jsonDiff(x.stream.advancedBytes, advanced, `${ptr}/advancedBytes`)) problems.push(`${d.replace(/: /, ': stored ').replace(' ≠ ', ', from raw ')} (${x.raw.json})`)
+      }
+      checked++
+      if (advanced.length !== threads || advanced.some(a => a === undefined)) break
+      expected = nextStreamStarts(slices, expected, advanced)
+    }
+    summary.push(`${p.id}: ${checked} samples x ${threads} thread${threads === 1 ? '' : 's'}${wraps ? `, ${wraps} wrap${wraps === 1 ? '' : 's'} at a slice end` : ''}`)
+  }
+  const old = sequentialOld.length ? `; ${sequentialOld.map(x => x.p.id).join(', ')}: stored by an earlier pts, not applicable` : ''
+  return check('continuity', title, problems, `${summary.join('; ')}: every sample started each thread where its stream ended in the sample before (recomputed from fio's per-job bytes)${old}`)
+}
+
+function isSequentialJob(text: string | null | undefined): boolean {
+  if (!text) return false
+  const rw = jobValue(parseJobFile(text), 'rw')
+  return rw === 'write' || rw === 'read' || rw === 'rw' || rw === 'readwrite'
 }

@@ -20,7 +20,7 @@ import {identityText} from '../runner/identity.js'
 export type CheckStatus = 'pass' | 'fail' | 'skip'
 
 /** The checks of pts audit (IOPS runs and test programs). */
-export type CheckId = 'integrity' | 'signature' | 'measurements' | 'steady-state' | 'report' | 'purge' | 'wipc' | 'durations' | 'loop-order' | 'idle-gaps' | 'identity' | 'job-parameters'
+export type CheckId = 'integrity' | 'signature' | 'measurements' | 'steady-state' | 'report' | 'purge' | 'wipc' | 'durations' | 'loop-order' | 'idle-gaps' | 'identity' | 'job-parameters' | 'continuity'
 
 export interface AuditCheck {
   id: CheckId
@@ -75,7 +75,7 @@ export function measureRaw(raw: ReadonlyMap<string, string | null>, rel: string,
   const p = parseRaw(raw, rel, cache)
   if (p === null) { problems.push(`${where}: raw file ${rel} is missing`); return null }
   if (p instanceof FioOutputError) { problems.push(`${where}: ${rel} is not valid fio output (${p.message})`); return null }
-  return p.groups[0].measurement
+  return p.measurement
 }
 
 /** Differences between two JSON values as "pointer: a ≠ b" (at most `limit`). */

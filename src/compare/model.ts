@@ -27,6 +27,7 @@ import {burstsTable, comparePhases, LAST_SAMPLES, loopTables, metricText, operat
 type RunResults = LoopView
 type WindowAverage = LoopView['windowAverages'][number]
 import {blockSizeLabel, formatBytes, formatCapacity, mixLabel} from '../units.js'
+import {multipleLabel} from '../plan/expand.js'
 import {fixed, fmtInstant, pointLabel} from '../report/format.js'
 import * as M from '../messages.js'
 import {bodyBudgetMm, CONTENT_MM, H2_MM, headerMm, matrixTableMm, paragraphMm, sideRowMm, tablesPerPage, textLines} from './layout.js'
@@ -413,12 +414,12 @@ export function metricsFor(runs: ReadonlyArray<Pick<RunResults, 'test' | 'window
   return p5 ? [...METRICS, P99999_METRIC] : METRICS
 }
 
-/** "2X ActiveRange": the operator's multiple, else what WIPC planned over the PC ActiveRange. */
+/** "2X user capacity": what the WIPC planned, as a multiple of the user capacity (runs of earlier versions wrote a multiple of the PC ActiveRange and show it so). */
 function wipcText(r: RunResults): string {
   const w = r.wipc
   if (!w) return 'none'
-  const x = r.parameters.wipcMultiple ?? (r.parameters.preconditionActiveRangeBytes > 0 ? +(w.plannedBytes / r.parameters.preconditionActiveRangeBytes).toFixed(4) : null)
-  return x === null ? 'n/a' : `${x}X ActiveRange`
+  const cap = r.parameters.capacityBytes
+  return cap > 0 ? `${multipleLabel(w.plannedBytes / cap)} user capacity` : 'n/a'
 }
 
 function findAverage(r: RunResults, readPct: number, bs: number): WindowAverage | undefined {

@@ -50,7 +50,7 @@ export interface CacheTarget { path: string; interface: string; kind?: 'block' |
 function unsupported(t: CacheTarget): string | null {
   if (t.kind === 'file' || t.interface === 'file') return 'target is a regular file: the device write cache cannot be set (recorded as a deviation)'
   if (t.interface === 'loop') return 'target is a loop device: it has no device write cache to set (recorded as a deviation)'
-  if (t.volatileWriteCache === false) return 'the device reports no volatile write cache (NVMe VWC bit 0 clear): nothing to set'
+  if (t.volatileWriteCache === false) return 'the device has no volatile write cache (NVMe VWC bit 0 clear): nothing to set'
   if (!cacheInterface(t.interface)) return `write cache cannot be set on a ${t.interface} device (recorded as a deviation)`
   return null
 }

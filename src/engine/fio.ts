@@ -89,6 +89,8 @@ export interface StartedJob {
   cancel(): Promise<void>
   /** I/O start (earliest job) and end (latest job) in ns since the epoch, from the hook logs. */
   timestamps(): {startNs: bigint; endNs: bigint} | null
+  /** Resolves once the job's I/O has started (its first thread passed the gate) or the job has exited. */
+  ioStarted(): Promise<void>
   /** After a clean exit: move the JSON into place and return its text. */
   finish(): string
 }
@@ -201,6 +203,11 @@ export class FioEngine {
         release()
         await exited
         rmSync(partialJsonPath, {force: true})
+      },
+      ioStarted: async () => {
+        let done = false
+        void exited.then(() => { done = true })
+        while (!done && tsRead(`ts-${seq}-start`).length === 0) await new Promise(r => setTimeout(r, 5))
       },
       timestamps: () => {
         const s = tsRead(`ts-${seq}-start`)

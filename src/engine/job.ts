@@ -7,7 +7,7 @@
  */
 import {commonGlobal, fioMs, hookLines, rwFor, wipcJobText, type ExecHooks} from './jobfile.js'
 import {pointSeed} from '../plan/target.js'
-import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
+import {mixAlignBytes, type PlannedPhase, type ProgramPlan, type ResolvedWorkload} from '../plan/expand.js'
 
 export interface ProgramStepJob {
   /** "loop dv round 3 point 12/49: ..." */
@@ -19,11 +19,14 @@ export interface ProgramStepJob {
   seed: number
 }
 
-/** "bssplit=512/4:1024/1:..." (fio: block size / percent). */
-export function bssplitLine(w: ResolvedWorkload): string[] {
+/**
+ * "bssplit=512/4:1024/1:..." (fio: block size / percent). A single block size is aligned to itself;
+ * a mix to 4 KiB where the target's logical block allows it, else to its smallest size
+ * (plan/expand.ts mixAlignBytes; the reason is on the report's parameters page).
+ */
+export function bssplitLine(w: ResolvedWorkload, target: ProgramPlan['target']): string[] {
   if (!w.bssplit) return [`bs=${w.blockSizeBytes}`, `blockalign=${w.blockSizeBytes}`]
-  const min = Math.min(...w.bssplit.map(s => s.blockSizeBytes))
-  return [`bssplit=${w.bssplit.map(s => `${s.blockSizeBytes}/${s.pct}`).join(':')}`, `blockalign=${min}`]
+  return [`bssplit=${w.bssplit.map(s => `${s.blockSizeBytes}/${s.pct}`).join(':')}`, `blockalign=${mixAlignBytes(target, w.bssplit)}`]
 }
 
 /** "random_distribution=zoned:50/5:30/15:20/80" (fio: access percent / range percent). */
@@ -61,13 +64,54 @@ export function programJob(plan: ProgramPlan, step: ProgramStepJob, hooks?: Exec
     '',
     `[${step.section}]`,
     ...rwFor(w.readPct, w.access),
-    ...bssplitLine(w),
+    ...bssplitLine(w, plan.target),
     ...zonesLine(w),
     `iodepth=${w.queueDepth}`,
     `numjobs=${w.threadCount}`,
     ...hookLines(hooks),
     '',
   ].join('\n')
+}
+
+/**
+ * One sample of a series whose threads stream sequentially (plan/stream.ts): one job section per
+ * thread, starting where that thread's stream ended in the sample before and running to the end of
+ * its slice (fio wraps a time_based job to its own offset), reported per job so that each
+ * thread's bytes are in the output. `starts`: each thread's absolute start offset.
+ */
+export function streamSampleJob(plan: ProgramPlan, phase: Extract<PlannedPhase, {kind: 'series'}>, sample: number, starts: readonly number[], seed: number, hooks?: ExecHooks): string {
+  const w = phase.workload
+  const slices = phase.stream!.slices
+  const lines = [
+    `; pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${seriesSampleComment(phase, sample)}; each thread continues its stream where the sample before ended`,
+    ...commonGlobal(plan.options.ioengine, plan.target.path, true),
+    'time_based=1',
+    `runtime=${fioMs(phase.sampleSeconds)}`,
+    'norandommap=1',
+    'randrepeat=0',
+    `randseed=${seed}`,
+    ...rwFor(w.readPct, w.access),
+    ...bssplitLine(w, plan.target),
+    `iodepth=${w.queueDepth}`,
+    'numjobs=1',
+    '',
+  ]
+  slices.forEach((s, k) => {
+    lines.push(`[${phase.id}-t${k + 1}]`, `offset=${starts[k]}`, `size=${s.offsetBytes + s.sizeBytes - starts[k]}`, ...hookLines(hooks), '')
+  })
+  return lines.join('\n')
+}
+
+/** "group-1 sample 3/480: SEQ 1024KiB W TC 4/QD 32" (the comment of a series sample's job; 0-based sample). */
+export function seriesSampleComment(phase: Extract<PlannedPhase, {kind: 'series'}>, sample: number): string {
+  const w = phase.workload
+  return `${phase.id} sample ${sample + 1}/${phase.maxSamples}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}`
+}
+
+/** The job of one series sample as the run writes it: a continuous stream (per thread) or one job over the ActiveRange. */
+export function seriesSampleJob(plan: ProgramPlan, phase: Extract<PlannedPhase, {kind: 'series'}>, sample: number, starts: readonly number[] | null, seed: number, hooks?: ExecHooks): string {
+  if (phase.stream) return streamSampleJob(plan, phase, sample, starts!, seed, hooks)
+  return programJob(plan, {comment: seriesSampleComment(phase, sample), section: phase.id, workload: phase.workload, seconds: phase.sampleSeconds, seed}, hooks)
 }
 
 /** WIPC of a program phase: SEQ writes of exactly totalBytes, one section per thread over its own slice (as IOPS). */

@@ -18,15 +18,19 @@ export function rwFor(readPct: number, access: 'random' | 'sequential'): string[
   return [`rw=${r ? 'randrw' : 'rw'}`, `rwmixread=${readPct}`]
 }
 
-/** The [global] lines every pts job shares (IOPS and the test programs). */
-export function commonGlobal(ioengine: string, targetPath: string): string[] {
+/**
+ * The [global] lines every pts job shares (IOPS and the test programs). `perJob`: fio reports
+ * every job section on its own (group_reporting=0), for steps whose threads must be accounted one
+ * by one (continuous sequential streams); engine/parse.ts adds the jobs up as fio's group report would.
+ */
+export function commonGlobal(ioengine: string, targetPath: string, perJob = false): string[] {
   return [
     '[global]',
     `ioengine=${ioengine}`,
     'direct=1',
     `filename=${fioEscapeFilename(targetPath)}`,
     'refill_buffers=1',
-    'group_reporting=1',
+    `group_reporting=${perJob ? 0 : 1}`,
     // "mixed" adds read+write statistics over all IOs (IO-weighted latency, 5 9s over all IOs; digest Part A 4).
     'unified_rw_reporting=both',
     'lat_percentiles=1',

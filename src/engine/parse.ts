@@ -15,7 +15,7 @@ interface FioDir {
   iops: number
   runtime: number
   total_ios: number
-  lat_ns: {min: number; max: number; mean: number; N?: number; percentile?: Record<string, number>}
+  lat_ns: {min: number; max: number; mean: number; N?: number; percentile?: Record<string, number>; bins?: Record<string, number>}
 }
 
 interface FioJobJson {
@@ -50,6 +50,12 @@ export interface ParsedFio {
   timestampMs: number
   /** Lines before the JSON (fio notes); kept, never silently dropped. */
   preamble: string[]
+  /**
+   * The step's measurement: the one (group-reported) job, or the jobs of an output reported per
+   * job (group_reporting=0, continuous streams) added up as fio's group report does.
+   */
+  measurement: Measurement
+  /** Each job of the output (one with group_reporting=1; one per job section without it). */
   groups: Array<{jobName: string; measurement: Measurement
     /** json+ output only: the read and write completion-latency bins ({"<ns>": count}) summed; undefined for plain JSON. */
     clatBins: Record<string, number> | undefined
@@ -115,12 +121,77 @@ export function parseFioJson(text: string): ParsedFio {
   if (typeof json !== 'object' || json === null || typeof json['fio version'] !== 'string' || !Array.isArray(json.jobs) || json.jobs.length === 0) {
     throw new FioOutputError(M.fio.notFioJson)
   }
+  const groups = json.jobs.map((j, i) => ({jobName: j.jobname, measurement: measurementOf(j, `jobs/${i}`), clatBins: clatBins(j), latBins: latBins(j)}))
   return {
     fioVersion: json['fio version'],
     timestampMs: json.timestamp_ms,
     preamble,
-    groups: json.jobs.map((j, i) => ({jobName: j.jobname, measurement: measurementOf(j, `jobs/${i}`), clatBins: clatBins(j), latBins: latBins(j)})),
+    measurement: groups.length === 1 ? groups[0].measurement : mergedMeasurement(json.jobs),
+    groups,
   }
+}
+
+/**
+ * Several jobs reported one by one, added up exactly as fio's group report adds them (stat.c
+ * sum_thread_stats and add_ddir_status_json): per direction the bytes and IOs are summed and the
+ * runtime is the longest, bw_bytes = 1000 x bytes / runtime (integer), IOPS = 1000 x IOs / runtime;
+ * the mean latency is IO-weighted, the maximum the largest; the 99.999th percentile is taken over
+ * the jobs' pooled "mixed" latency bins (json+ output) by fio's own rule (stat.c
+ * calc_clat_percentiles), null without bins.
+ */
+export function mergedMeasurement(jobs: readonly FioJobJson[]): Measurement {
+  const each = jobs.map((j, i) => ({j, m: measurementOf(j, `jobs/${i}`)}))
+  const dirSum = (d: 'read' | 'write') => {
+    const bytes = jobs.reduce((a, j) => a + j[d].io_bytes, 0)
+    const ios = jobs.reduce((a, j) => a + j[d].total_ios, 0)
+    const runt = Math.max(...jobs.map(j => j[d].runtime))
+    return {bytes, ios, iops: runt ? (1000 * ios) / runt : 0, bw: runt ? Math.floor((1000 * bytes) / runt) : 0}
+  }
+  const r = dirSum('read')
+  const w = dirSum('write')
+  const ioCount = r.ios + w.ios
+  const latSum = jobs.reduce((a, j) => a + j.read.lat_ns.mean * j.read.total_ios + j.write.lat_ns.mean * j.write.total_ios, 0)
+  const bins = jobs.map(j => j.mixed?.lat_ns?.bins)
+  const samples = each.reduce((a, x) => a + x.m.latPercentileSamples, 0)
+  return {
+    iops: r.iops + w.iops,
+    readIops: r.iops,
+    writeIops: w.iops,
+    bwBytesPerSec: r.bw + w.bw,
+    readBwBytesPerSec: r.bw,
+    writeBwBytesPerSec: w.bw,
+    readBytes: r.bytes,
+    writeBytes: w.bytes,
+    ioCount,
+    latMeanNs: ioCount === 0 ? 0 : latSum / ioCount,
+    latMaxNs: Math.max(...each.map(x => x.m.latMaxNs)),
+    latP99999Ns: bins.every(b => b !== undefined) ? binPercentile(bins as Array<Record<string, number>>, 99.999) : null,
+    latPercentileSamples: samples,
+    runtimeSec: Math.max(...each.map(x => x.m.runtimeSec)),
+  }
+}
+
+/**
+ * A percentile of pooled fio latency bins ({"<ns>": count}, json+), as fio computes it: the value
+ * of the first bin at which the running count reaches pct/100 of all samples; null without samples.
+ */
+export function binPercentile(binSets: ReadonlyArray<Record<string, number>>, pct: number): number | null {
+  const pooled = new Map<number, number>()
+  for (const b of binSets) for (const [k, v] of Object.entries(b)) pooled.set(Number(k), (pooled.get(Number(k)) ?? 0) + v)
+  const sorted = [...pooled.entries()].sort((a, b) => a[0] - b[0])
+  const total = sorted.reduce((a, [, v]) => a + v, 0)
+  if (total === 0) return null
+  let sum = 0
+  for (const [k, v] of sorted) {
+    sum += v
+    if (sum >= (pct / 100) * total) return k
+  }
+  return sorted.at(-1)![0]
+}
+
+/** Each job's read and write bytes, by job name (the per-thread accounting of a stream sample). */
+export function jobBytes(p: ParsedFio): Map<string, {readBytes: number; writeBytes: number}> {
+  return new Map(p.groups.map(g => [g.jobName, {readBytes: g.measurement.readBytes, writeBytes: g.measurement.writeBytes}]))
 }
 
 /** Sum of the read and write completion-latency bins of one job of a fio json+ output (undefined when it has none). */

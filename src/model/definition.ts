@@ -95,7 +95,7 @@ export interface WipcPhase {
   id: string
   /** @minLength 1 */
   title: string
-  /** SEQ writes at this block size (TP: the block size under test), capacityMultiple x the PC ActiveRange. @integer @minimum 512 @multipleOf 512 */
+  /** SEQ writes at this block size (TP: the block size under test): capacityMultiple x the user capacity in total, every write inside the PC ActiveRange. @integer @minimum 512 @multipleOf 512 */
   blockSizeBytes: number
   /** @exclusiveMinimum 0 */
   capacityMultiple: number
@@ -215,13 +215,17 @@ export interface HistogramPhase {
 /** @discriminator kind */
 export type PhaseSpec = PurgePhase | WipcPhase | LoopPhase | SeriesPhase | BurstsPhase | OperatingPointsPhase | HistogramPhase
 
-/** A value shown in the report's parameters, with where it comes from (digest §0 provenance marks). */
+/**
+ * A value shown in the report's parameters, with where it comes from: the spec, public
+ * implementations, not confirmed (open), or pts's own choice where the spec is silent (the note
+ * says why).
+ */
 export interface ProgramParameter {
   /** @minLength 1 */
   name: string
   value: string
-  /** Rendered in words (model/wording.ts SOURCE_LABELS): the SNIA PTS, public implementations of it, or open (pts's choice). */
-  source: 'spec' | 'implementation-derived' | 'open'
+  /** Rendered in words (model/wording.ts SOURCE_LABELS): the SNIA PTS, public implementations of it, open (the spec does not fix it), or pts's choice where the spec is silent. */
+  source: 'spec' | 'implementation-derived' | 'open' | 'pts'
   /** User-facing: the SNIA PTS clause where one is known, or pts's choice and its reason (printed by pts plan and in the report). */
   note?: string
   /** Internal provenance (digest sections and source tags), for developers: never printed, never stored with a run. */

@@ -222,6 +222,31 @@ export interface SteadyStateVerdict {
 export interface SeriesSample extends StepResult {
   /** Bytes written by the phase up to and including this sample (TGBW numerator). @integer @minimum 0 */
   cumulativeWrittenBytes: number
+  /**
+   * A sequential series (the phase's `stream`): where each thread's stream started in this sample
+   * (absolute byte offset, the job section's fio `offset`) and how far it advanced (its leading
+   * direction's bytes from fio's per-job output). Absent in random series and in runs of earlier versions.
+   */
+  stream?: {
+    /** @minItems 1 */
+    startOffsets: number[]
+    /** @minItems 1 */
+    advancedBytes: number[]
+  }
+}
+
+/** A write-cache state set and read back on the device (after a purge phase). */
+export interface WriteCacheRecord {
+  required: 'enabled' | 'disabled'
+  /** What the device reads back: enabled, disabled, "not present" (no volatile write cache), or "not settable" (loop device, file, unsupported interface). */
+  readBack: 'enabled' | 'disabled' | 'not present' | 'not settable'
+  /** Whether the state meets the requirement (a drive without a volatile write cache meets "disabled"). */
+  meets: boolean
+  /** The tool used (nvme, ata, scsi) or null. */
+  via: string | null
+  detail: string
+  /** @format date-time */
+  at: string
 }
 
 export type PhaseStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped'
@@ -243,6 +268,8 @@ export type PhaseResult =
     detail: string
     /** The purge tool's stored output, relative to the run directory (absent: raw/NN-<id>.purge.json). */
     log?: string
+    /** The write cache set and read back after this purge (absent in runs of earlier versions). */
+    writeCache?: WriteCacheRecord
   }
   | {
     kind: 'wipc'
@@ -310,6 +337,16 @@ export type PhaseResult =
     /** Which limit ended the phase: duration, capacity (x user capacity written), operator-time, operator-bytes, steady-state; null while running. */
     stopReason: 'duration' | 'capacity' | 'operator-time' | 'operator-bytes' | 'steady-state' | null
     steadyState: SteadyStateVerdict | null
+    /** A sequential series: each thread's slice; every sample continues each thread's stream (samples' `stream`). Absent in random series and in runs of earlier versions. */
+    stream?: {
+      /** @minItems 1 */
+      slices: Array<{
+        /** @integer @minimum 0 */
+        offsetBytes: number
+        /** @integer @minimum 1 */
+        sizeBytes: number
+      }>
+    }
   }
   | {
     kind: 'bursts'

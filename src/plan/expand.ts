@@ -6,9 +6,10 @@
 import {PlanError} from '../errors.js'
 import * as M from '../messages.js'
 import {wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from './target.js'
+import {streamSlices, type StreamSlice} from './stream.js'
 import type {ProfileId, ProfileParams, Revision} from '../model/tests.js'
-import {blockSizeLabel, formatCapacity, formatDuration, mixLabel} from '../units.js'
-import type {BlockSizeShare, LoopDimension, PhaseSpec, ProgramSpec, ProgramTracking, SteadyStateSpec, Workload, Zone} from '../model/definition.js'
+import {blockSizeLabel, formatBytes, formatCapacity, formatDecimalVolume, formatDuration, mixLabel} from '../units.js'
+import type {BlockSizeShare, LoopDimension, PhaseSpec, ProgramParameter, ProgramSpec, ProgramTracking, SteadyStateSpec, Workload, Zone} from '../model/definition.js'
 
 export interface ProgramOptions {
   revision: Revision
@@ -24,7 +25,7 @@ export interface ProgramOptions {
   onNoSteadyState: 'stop' | 'continue'
   /** Operator cap on the rounds of a loop that continues past the round limit (onNoSteadyState continue). */
   roundCap: number
-  /** WIPC volume as a multiple of the PC ActiveRange; null = the test definition's (x the time scale). */
+  /** WIPC volume as a multiple of the user capacity (written inside the PC ActiveRange); null = the test definition's (x the time scale). */
   wipcMultiple: number | null
   /** 0 < f <= 1: scales every fixed-duration phase, pre-write, histogram run and capacity multiple. */
   timeScale: number
@@ -63,7 +64,11 @@ export interface ProgramPoint extends ResolvedWorkload {
 
 export type PlannedPhase =
   | {kind: 'purge'; id: string; title: string}
-  | {kind: 'wipc'; id: string; title: string; blockSizeBytes: number; totalBytes: number; requiredBytes: number; capacityMultiple: number; slices: WipcSlice[]; threadCount: number; queueDepth: number}
+  | {kind: 'wipc'; id: string; title: string; blockSizeBytes: number
+    /** What is written: capacityMultiple x the user capacity (aligned to the block size), inside the PC ActiveRange; requiredBytes: the spec's multiple of it. */
+    totalBytes: number; requiredBytes: number; capacityMultiple: number
+    /** The PC ActiveRange the writes stay in (aligned to the block size). */
+    rangeBytes: number; slices: WipcSlice[]; threadCount: number; queueDepth: number}
   | {kind: 'loop'; id: string; title: string; points: ProgramPoint[]; pointSeconds: number; preRound: null | {workload: ResolvedWorkload; seconds: number}; steadyState: SteadyStateSpec; maxRounds: number
     /** The last round the runner may start: maxRounds, or the operator's cap when the loop continues past the limit without steady state. */
     roundCap: number; dimensions: LoopDimension[]
@@ -72,7 +77,9 @@ export type PlannedPhase =
   | {kind: 'series'; id: string; title: string; workload: ResolvedWorkload; sampleSeconds: number; maxSamples: number; durationSeconds: number
     /** Whether the duration is the spec's (x time scale) or the operator's --max-seconds (recorded as what ended the phase). */
     durationBy: 'spec' | 'operator'
-    stopAtBytes: number | null; stopAtCapacityMultiple: number | null; steadyStateExit: null | {trackEvery: number; windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number}}
+    stopAtBytes: number | null; stopAtCapacityMultiple: number | null; steadyStateExit: null | {trackEvery: number; windowRounds: number; maxDataExcursionPct: number; maxSlopeExcursionPct: number}
+    /** Sequential workloads: each thread's slice; every sample continues each thread's stream where the sample before ended (plan/stream.ts). null: random IO over the whole ActiveRange. */
+    stream: null | {slices: StreamSlice[]}}
   /** Each burst is its own fio step of burstSeconds; the next is released idleSeconds after the previous one's IO ended (host idle). */
   | {kind: 'bursts'; id: string; title: string; workload: ResolvedWorkload; burstSeconds: number; idleSeconds: number; repeats: number; waitState: number}
   | {kind: 'operating-points'; id: string; title: string; fromPhase: string; ceilingMs: number
@@ -104,6 +111,8 @@ export interface ProgramPlan {
   phases: PlannedPhase[]
   compliance: {compliant: boolean; reasons: string[]}
   deviations: string[]
+  /** pts's choices where the spec is silent that depend on this target or plan (shown with the test's parameters). */
+  choices: ProgramParameter[]
   timeline: TimelineEntry[]
   durations: {minSec: number; maxSec: number}
 }
@@ -112,6 +121,26 @@ export interface ProgramPlan {
 export const MIN_SCALED_SECONDS = 0.2
 
 const alignDown = (n: number, a: number) => Math.floor(n / a) * a
+
+/** The alignment pts gives a block-size mix's offsets (fio blockalign): 4 KiB where the target's logical block allows it, else the mix's smallest size. */
+export const MIX_ALIGN_BYTES = 4096
+export function mixAlignBytes(target: Pick<TargetInfo, 'kind' | 'logicalSectorBytes'>, bssplit: readonly BlockSizeShare[]): number {
+  if (target.kind === 'file') return MIX_ALIGN_BYTES
+  const lbs = target.logicalSectorBytes
+  if (lbs <= MIX_ALIGN_BYTES && MIX_ALIGN_BYTES % lbs === 0) return MIX_ALIGN_BYTES
+  return Math.min(...bssplit.map(b => b.blockSizeBytes))
+}
+
+/** "2X", "1.5X", "0.01X": a capacity multiple for the report and the plan. */
+export function multipleLabel(x: number): string {
+  const v = x >= 1 ? +x.toFixed(2) : +x.toPrecision(2)
+  return `${v}X`
+}
+
+/** "2X user capacity (536.9 GB) in the 75 % ActiveRange": what a WIPC writes and where. */
+export function wipcVolumeText(bytes: number, capacityBytes: number, preconditionActiveRangePct: number): string {
+  return `${multipleLabel(bytes / Math.max(1, capacityBytes))} user capacity (${formatDecimalVolume(bytes)}) in the ${preconditionActiveRangePct} % ActiveRange`
+}
 
 export function workloadLabel(w: Omit<ResolvedWorkload, 'label'>): string {
   const acc = w.access === 'random' ? 'RND' : 'SEQ'
@@ -236,13 +265,16 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       phases.push({kind: 'purge', id: ph.id, title: ph.title})
       timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `${target.purge.method}${target.purge.deviation ? ' (deviation)' : ''}; its duration depends on the device`})
     } else if (ph.kind === 'wipc') {
+      // PTS: "2X User Capacity with 128KiB SEQ writes, writing to the entire ActiveRange": the
+      // volume is a multiple of the user capacity, every write inside the PC ActiveRange.
       const multiple = options.wipcMultiple ?? ph.capacityMultiple * f
       const tc = options.threadCount
       const range = alignDown(preconditionActiveRangeBytes, ph.blockSizeBytes)
-      const {totalBytes, slices} = wipcSlices(range, tc, ph.blockSizeBytes, multiple)
-      phases.push({kind: 'wipc', id: ph.id, title: ph.title, blockSizeBytes: ph.blockSizeBytes, totalBytes, requiredBytes: range * ph.capacityMultiple, capacityMultiple: multiple, slices, threadCount: tc, queueDepth: options.queueDepth})
-      notCompliantIf(multiple < ph.capacityMultiple, `WIPC of ${+(multiple.toFixed(4))}x instead of ${ph.capacityMultiple}x the ActiveRange${options.wipcMultiple === null ? ` (time scale ${f})` : ''}`)
-      timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `SEQ ${blockSizeLabel(ph.blockSizeBytes)} writes, ${totalBytes} bytes (${+(multiple.toFixed(4))}x the PC ActiveRange); its duration depends on the device`})
+      const {totalBytes, slices} = wipcSlices(range, tc, ph.blockSizeBytes, target.sizeBytes * multiple)
+      const requiredBytes = alignDown(target.sizeBytes * ph.capacityMultiple, ph.blockSizeBytes)
+      phases.push({kind: 'wipc', id: ph.id, title: ph.title, blockSizeBytes: ph.blockSizeBytes, totalBytes, requiredBytes, capacityMultiple: multiple, rangeBytes: range, slices, threadCount: tc, queueDepth: options.queueDepth})
+      notCompliantIf(multiple < ph.capacityMultiple, `WIPC of ${+(multiple.toFixed(4))}x instead of ${ph.capacityMultiple}x the user capacity${options.wipcMultiple === null ? ` (time scale ${f})` : ''}`)
+      timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `SEQ ${blockSizeLabel(ph.blockSizeBytes)} writes, ${totalBytes} bytes: ${wipcVolumeText(totalBytes, target.sizeBytes, profile.preconditionActiveRangePct)} (${formatBytes(range)}, written ${+(totalBytes / range).toFixed(2)} times); its duration depends on the device`})
     } else if (ph.kind === 'loop') {
       const pointSeconds = ph.pointSeconds === null ? options.pointSeconds : ph.pointSeconds * f
       const preRound = ph.preRound ? {workload: r.ws.at(-1)!, seconds: scaled(ph.preRound.seconds, f)} : null
@@ -269,14 +301,15 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const stopAtBytes = [capBytes, options.maxWrittenBytes].filter((x): x is number => x !== null).reduce<number | null>((a, b) => (a === null ? b : Math.min(a, b)), null)
       const sse = options.steadyStateExit ? ph.steadyStateExit : null
       if (options.steadyStateExit && !ph.steadyStateExit) throw new PlanError(M.plan.noSteadyStateExit(spec.id, ph.id))
-      phases.push({kind: 'series', id: ph.id, title: ph.title, workload: w, sampleSeconds, maxSamples, durationSeconds: maxSamples * sampleSeconds, durationBy, stopAtBytes, stopAtCapacityMultiple: ph.stopAtCapacityMultiple === null ? null : ph.stopAtCapacityMultiple * f, steadyStateExit: sse})
+      const stream = w.access === 'sequential' ? {slices: streamSlices(activeRangeBytes, w.threadCount, w.bssplit ? Math.max(...w.bssplit.map(b => b.blockSizeBytes)) : w.blockSizeBytes!)} : null
+      phases.push({kind: 'series', id: ph.id, title: ph.title, workload: w, sampleSeconds, maxSamples, durationSeconds: maxSamples * sampleSeconds, durationBy, stopAtBytes, stopAtCapacityMultiple: ph.stopAtCapacityMultiple === null ? null : ph.stopAtCapacityMultiple * f, steadyStateExit: sse, stream})
       // A stop is checked after each sample: the capacity stop can come after the first one, the
       // steady-state exit once its window of tracking samples exists.
       const firstStop = Math.min(maxSamples, stopAtBytes !== null ? 1 : sse ? sse.trackEvery * sse.windowRounds : maxSamples)
       const why = [stopAtBytes !== null ? `the phase ends once ${formatCapacity(stopAtBytes)} is written, which takes as long as the device needs to write it` : '',
         sse ? `it ends at steady state, at the earliest after ${sse.trackEvery * sse.windowRounds} samples` : ''].filter(Boolean).join('; ')
       timeline.push({phase: ph.id, title: ph.title, minSec: firstStop * sampleSeconds, maxSec: maxSamples * sampleSeconds,
-        detail: `${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, ${maxSamples} samples of ${formatDuration(sampleSeconds)}${stopAtBytes !== null ? `, or until ${stopAtBytes} bytes are written` : ''}${sse ? ', or steady state' : ''}`,
+        detail: `${w.label} TC ${w.threadCount}/QD ${w.queueDepth}, ${maxSamples} samples of ${formatDuration(sampleSeconds)}${stream ? ' (each thread continuing its stream where the sample before ended)' : ''}${stopAtBytes !== null ? `, or until ${stopAtBytes} bytes are written` : ''}${sse ? ', or steady state' : ''}`,
         ...(why ? {minDependsOn: why} : {})})
       notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
       notCompliantIf(options.maxSeconds !== null || options.maxWrittenBytes !== null, 'series phases shortened by an operator limit')
@@ -320,12 +353,13 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
     reasons.push(target.purge.method === 'none' ? 'no purge' : `purge by ${target.purge.method}, not a PTS purge method`)
   }
   reasons.push(...(target.nonCompliant ?? []))
+  const choices = planChoices(target, phases, resolved.flatMap(r => r.ws))
   // seconds to the ms, so that products such as 56 x 0.2 s carry no float noise into pts plan --json
   const ms = (x: number) => Math.round(x * 1000) / 1000
   for (const t of timeline) { t.minSec = ms(t.minSec); t.maxSec = ms(t.maxSec) }
   return {
     spec, options, profile, target, activeRangeBytes, preconditionActiveRangeBytes, purge: target.purge, selectedWorkload,
-    phases, compliance: {compliant: reasons.length === 0, reasons}, deviations, timeline,
+    phases, compliance: {compliant: reasons.length === 0, reasons}, deviations, choices, timeline,
     durations: {minSec: ms(timeline.reduce((a, t) => a + t.minSec, 0)), maxSec: ms(timeline.reduce((a, t) => a + t.maxSec, 0))},
   }
 }
@@ -336,4 +370,23 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
  */
 export function scaledBurstRepeats(repeats: number, f: number): number {
   return f >= 1 ? repeats : Math.min(repeats, Math.max(3, Math.ceil(repeats * f)))
+}
+
+/** pts's choices that depend on the target or the phases (shown on the parameters page with their reason). Pure. */
+function planChoices(target: TargetInfo, phases: readonly PlannedPhase[], workloads: readonly ResolvedWorkload[]): ProgramParameter[] {
+  const out: ProgramParameter[] = []
+  const mix = workloads.find(w => w.bssplit)
+  if (mix) {
+    const a = mixAlignBytes(target, mix.bssplit!)
+    const why = target.kind === 'file' ? 'the target is a file' : `the target's logical block is ${target.logicalSectorBytes} B`
+    out.push({name: 'Block-size mix alignment', value: `every IO of the mix starts on a ${blockSizeLabel(a)} boundary (fio blockalign=${a}); ${why}`, source: 'pts',
+      note: a === MIX_ALIGN_BYTES
+        ? 'pts aligns the mix to 4 KiB because about 90 % of its IOs are 4-64 KiB: placed on 512 B boundaries, 7 in 8 of them would straddle a 4 KiB flash page and cost the drive a read-modify-write, which measures the alignment rather than the drive. The spec gives no alignment; 4 KiB is used wherever the logical block size is at most 4 KiB and divides it'
+        : `pts aligns the mix to its smallest block size (${blockSizeLabel(a)}) because the target's logical block (${target.logicalSectorBytes} B) does not divide 4 KiB, so 4 KiB boundaries are not block boundaries of this device`})
+  }
+  if (phases.some(p => p.kind === 'series' && p.stream)) {
+    out.push({name: 'Sequential streams across samples', value: 'each thread writes (or reads) its own slice of the ActiveRange as one stream: every one-minute sample starts each thread where its stream ended in the sample before (the start offsets are stored with each sample and checked by pts audit)', source: 'pts',
+      note: 'one fio job section per thread with its own offset, reported per job (group_reporting=0) so that each thread\'s bytes are known; in a mixed R/W sample the leading direction is continued (fio keeps a position per direction); a thread that reaches the end of its slice within a sample wraps to that sample\'s start (fio cannot wrap to the slice start) and the next sample starts at the slice start. Each sample\'s fio job is started when the sample before has ended (its offsets depend on it), so these samples are separated by fio\'s start-up time (a few hundred ms) where other steps have none'})
+  }
+  return out
 }

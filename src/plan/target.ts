@@ -45,19 +45,20 @@ export function splitRange(rangeBytes: number, jobs: number, alignBytes: number)
 }
 
 /**
- * WIPC slices: exactly multiple x rangeBytes in total (aligned to the block size), one slice per
- * thread, each thread writing its own part of the range (io_size wraps within its slice). When
- * the volume is too small for every thread to write a block (a tiny --time-scale or multiple),
- * fewer threads write: fio reads io_size=0 as "the whole slice", so no slice may get 0.
+ * WIPC slices: exactly totalBytes in total (aligned to the block size), one slice of `rangeBytes`
+ * (the PC ActiveRange) per thread, each thread writing its share of the total inside its own slice
+ * (io_size larger than the slice wraps within it, so a total above the range writes the range more
+ * than once). When the volume is too small for every thread to write a block (a tiny --time-scale
+ * or multiple), fewer threads write: fio reads io_size=0 as "the whole slice", so no slice may get 0.
  */
-export function wipcSlices(rangeBytes: number, threads: number, bs: number, multiple: number): {totalBytes: number; slices: WipcSlice[]} {
-  const totalBytes = Math.max(bs, alignDown(rangeBytes * multiple, bs))
-  const n = Math.max(1, Math.min(threads, Math.floor(totalBytes / bs)))
+export function wipcSlices(rangeBytes: number, threads: number, bs: number, totalBytes: number): {totalBytes: number; slices: WipcSlice[]} {
+  const total = Math.max(bs, alignDown(totalBytes, bs))
+  const n = Math.max(1, Math.min(threads, Math.floor(total / bs)))
   const split = splitRange(rangeBytes, n, bs)
-  const slices: WipcSlice[] = split.map(s => ({...s, ioSizeBytes: Math.max(bs, alignDown(s.sizeBytes * multiple, bs))}))
+  const slices: WipcSlice[] = split.map(s => ({...s, ioSizeBytes: Math.max(bs, alignDown(s.sizeBytes * (total / rangeBytes), bs))}))
   // The last thread takes what rounding left over, so the total is exact.
-  slices[slices.length - 1].ioSizeBytes = totalBytes - slices.slice(0, -1).reduce((a, s) => a + s.ioSizeBytes, 0)
-  return {totalBytes, slices}
+  slices[slices.length - 1].ioSizeBytes = total - slices.slice(0, -1).reduce((a, s) => a + s.ioSizeBytes, 0)
+  return {totalBytes: total, slices}
 }
 
 function alignDown(n: number, align: number): number {

@@ -140,7 +140,7 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
 const HOW_TO_READ = [
   'Every page repeats the SNIA header: device, test platform, set-up and test parameters. A non-compliant run says so, with reasons, on every page.',
   'Steady-state loops report the average over the 5-round measurement window (rounds x-4 to x); if steady state was not reached by the round limit, the last 5 rounds are used and marked NOT ACHIEVED (PTS 2.0.2 §2.1.24, steady state).',
-  'Time series (WSAT, XSR, HIR) are one fio job per sample, run back to back; their values are fio\'s own per-sample statistics.',
+  'Time series (WSAT, XSR, HIR) are one fio job per sample, run back to back; in a sequential series (XSR access groups 1 and 3, WSAT VOD and meta data) every sample continues each thread\'s stream where the sample before ended. Their values are fio\'s own per-sample statistics.',
   'IOPS are read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are fio\'s total latency (submission + completion) in ms; 5 9s is fio\'s 99.999th percentile over every IO of the point (LAT window tables: over the window\'s pooled IOs).',
   'Every constant of the test is listed in the parameters table with its source: the SNIA PTS, public implementations of it, or pts\'s own choice where the spec is open; the appendix gives the seal of the raw data (every fio job and output, listed with its SHA-256 in manifest.json) and how to check it.',
 ]

@@ -9,9 +9,10 @@
 import type {Integrity, RunManifest} from '../model/manifest.js'
 import {sealHash} from '../model/seal.js'
 import type {VariableEvaluation} from '../model/results.js'
-import {blockSizeLabel, formatBytes, formatCapacity, mixLabel} from '../units.js'
+import {blockSizeLabel, formatBytes, formatCapacity, formatDecimalVolume as formatDecimalVolumeText, mixLabel} from '../units.js'
 import type {ClaimUnit, Verdict} from '../claims/types.js'
 import {fitFormula, fixed, fmtFileBytes, fmtInstant} from './format.js'
+import {multipleLabel, wipcVolumeText} from '../plan/expand.js'
 
 export interface RawFile {
   /** Path relative to the run directory, "/"-separated. */
@@ -348,4 +349,17 @@ export interface ClaimsPageData {
   bars: ClaimsBar[]
   /** The verdict sentences of this page's claims. */
   texts: string[]
+}
+
+/**
+ * What the WIPC phases wrote, from fio's byte count: "2X user capacity (536.9 GB) in the 75 %
+ * ActiveRange"; several (TP) as "1024KiB: 2X (536.9 GB), 128KiB: 2X (536.9 GB) user capacity in
+ * the 75 % ActiveRange". Runs of earlier versions wrote a multiple of the ActiveRange, and say so
+ * truthfully here (e.g. 1.5X user capacity for a 75 % ActiveRange).
+ */
+export function wipcWrittenText(wipcs: ReadonlyArray<{blockSizeBytes: number; writtenBytes: number; status: string}>, p: {capacityBytes: number; preconditionActiveRangePct: number}): string {
+  const done = wipcs.filter(w => w.status === 'done')
+  if (done.length === 0) return 'not run'
+  if (done.length === 1) return wipcVolumeText(done[0].writtenBytes, p.capacityBytes, p.preconditionActiveRangePct)
+  return `${done.map(w => `${blockSizeLabel(w.blockSizeBytes)}: ${multipleLabel(w.writtenBytes / Math.max(1, p.capacityBytes))} (${formatDecimalVolumeText(w.writtenBytes)})`).join(', ')} user capacity in the ${p.preconditionActiveRangePct} % ActiveRange`
 }

@@ -16,7 +16,7 @@ import {EXIT, FioFailedError, FioOutputError, InterruptedError, PtsError} from '
 import * as M from '../messages.js'
 import {FioEngine, gateNote, GATE_NOTE, type StartedJob} from '../engine/fio.js'
 import {stripHooks} from '../engine/jobfile.js'
-import {jobRuntimeSec, parseFioJson, type ParsedFio} from '../engine/parse.js'
+import {jobBytes, jobRuntimeSec, parseFioJson, type ParsedFio} from '../engine/parse.js'
 import {type Measurement} from '../model/results.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge} from '../device/purge.js'
@@ -29,8 +29,9 @@ import {RunStore} from '../store/run-store.js'
 import type {RunManifest, RunMetadata} from '../model/manifest.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
-import {burstComment, programJob, programWipcJob, stepSeed} from '../engine/job.js'
-import {type PhaseResult, type ProgramResults, type StepResult, type StepTiming} from '../model/results.js'
+import {burstComment, programJob, programWipcJob, seriesSampleJob, stepSeed} from '../engine/job.js'
+import {firstStreamStarts, nextStreamStarts, streamAdvance} from '../plan/stream.js'
+import {type PhaseResult, type ProgramResults, type SeriesSample, type StepResult, type StepTiming} from '../model/results.js'
 import {userParameter} from '../model/wording.js'
 import {DEFAULT_MAX_GAP_MS, durationText, gapMs, gapText, runTimingReview, stepTiming, timingFindings} from '../analysis/timing.js'
 import {stepsOf} from '../analysis/steps.js'
@@ -115,7 +116,7 @@ export function initialProgramResults(plan: ProgramPlan, runId: string): Program
       activeRangePct: plan.profile.activeRangePct, activeRangeBytes: plan.activeRangeBytes,
       preconditionActiveRangePct: plan.profile.preconditionActiveRangePct, preconditionActiveRangeBytes: plan.preconditionActiveRangeBytes,
       writeCacheRequired: plan.profile.writeCache, dataPattern: 'random', capacityBytes: plan.target.sizeBytes,
-      specParameters: plan.spec.parameters.map(userParameter), // without `ref`: internal provenance stays in the definition file
+      specParameters: [...plan.spec.parameters, ...plan.choices].map(userParameter), // without `ref`: internal provenance stays in the definition file
     },
     phases: plan.phases.map(p => emptyPhase(p, plan)),
   }
@@ -149,7 +150,7 @@ function initialManifest(inp: ProgramRunInputs): RunManifest {
 /** One line per phase for the summary and the progress notes (pure). */
 export function phaseDetail(r: PhaseResult): string {
   switch (r.kind) {
-    case 'purge': return `${r.method}: ${r.status}${r.detail ? ` (${r.detail})` : ''}`
+    case 'purge': return `${r.method}: ${r.status}${r.detail ? ` (${r.detail})` : ''}${r.writeCache ? `; write cache ${r.writeCache.readBack}${r.writeCache.meets ? '' : ` (required: ${r.writeCache.required})`}` : ''}`
     case 'wipc': return r.status === 'done' ? `${formatBytes(r.writtenBytes)} in ${formatDuration(r.runtimeSec)}` : r.status
     case 'loop': return r.steadyState.verdict === 'steady' ? `steady state in rounds ${r.steadyState.fromRound}-${r.steadyState.toRound}`
       : r.steadyState.verdict === 'not-achieved' ? `steady state NOT ACHIEVED (window rounds ${r.steadyState.fromRound}-${r.steadyState.toRound})` : `${r.rounds.length} rounds, ${r.status}`
@@ -181,6 +182,12 @@ export function summarizeProgram(runDir: string, m: RunManifest, r: ProgramResul
 
 export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary> {
   const {plan, progress} = inp
+  if (inp.resume && !inp.resume.restartFromPurge) {
+    // A run stored under another definition of the test (e.g. TP's block sizes in the other order) cannot be continued phase by phase.
+    const was = inp.resume.results.phases.map(p => `${p.kind}:${p.id}`).join(', ')
+    const now = plan.phases.map(p => `${p.kind}:${p.id}`).join(', ')
+    if (was !== now) throw new PtsError(M.runDir.phasesChanged(was, now, plan.spec.id, plan.spec.revision, inp.runDir), EXIT.usage)
+  }
   const {store, lock} = openRun(inp.runDir, inp.target, inp.resume !== undefined)
   const manifest = inp.resume ? inp.resume.manifest : initialManifest(inp)
   const results = inp.resume && !inp.resume.restartFromPurge ? inp.resume.results : initialProgramResults(plan, inp.runId)
@@ -230,9 +237,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     /** Idle gaps are recorded from this end (the phase's last stored step; null: none yet); null: not recorded in this phase. */
     gaps: {prevEndNs: bigint | null} | null = null,
     /** Host idle before the successor of s: its release waits until this many ms after s's IO ended (HIR bursts); 0 = at once. */
-    idleAfterMs: (s: Step) => number = () => 0) => {
-    const LOOKAHEAD = 2
-    const launch = async (s: Step, gated: boolean) => {
+    idleAfterMs: (s: Step) => number = () => 0,
+    /** Steps started ahead (2); 0: each step's job is written and started only after the step before has ended (its job depends on that step's output). */
+    lookahead = 2) => {
+    const LOOKAHEAD = lookahead
+    const launch = async (s: Step, gated: boolean, sync = true) => {
       const my = ++seq
       const j = job(s)
       const hooks = engine.hooks(my, autoRelease(s), j.threads)
@@ -240,7 +249,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       // fio runs the job with the gate hooks; the run stores it without them, byte for byte
       // otherwise, so that plain `fio <job>` repeats the step (the hooks: raw/fio-gate.txt)
       const ran = j.text(hooks)
-      store.writeRaw(`${j.rel}.fio`, stripHooks(ran))
+      store.writeRaw(`${j.rel}.fio`, stripHooks(ran), sync)
       const started = await engine.start(my, ran, store.path(`${j.rel}.json`), gated, j.format ?? 'json')
       live.add(started)
       void started.exited.then(() => live.delete(started))
@@ -272,7 +281,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       try {
         // the one parse of this output (measurement, json+ bins and timestamps all come from it)
         parsed = parseFioJson(cur.job.finish())
-        m = parsed.groups[0].measurement
+        m = parsed.measurement
         tsMs = parsed.timestampMs
       } catch (error) {
         await cancelQueued()
@@ -291,6 +300,22 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       firstOfPipeline = false
       if (judged) for (const f of timingFindings(judged, `${cur.rel}.json`, DEFAULT_MAX_GAP_MS)) progress.note(`timing: ${f.text}; pts audit will fail this run`)
       const decision = onDone(cur.step, m, parsed, {startNs, endNs, timing}, cur.rel)
+      if (LOOKAHEAD === 0) {
+        // the next job depends on this step's output: start it first and make its job file and
+        // results.json durable while it runs, so that the disk's fsync latency does not add to
+        // the idle time between the two steps
+        const n = decision === 'continue' ? successor(cur.step) : null
+        if (n) {
+          const next = await launch(n, false, false)
+          await next.job.ioStarted()
+          save()
+          store.syncRaw(`${next.rel}.fio`)
+          cur = next
+          continue
+        }
+        save()
+        return
+      }
       save()
       const next = queue.shift()
       if (decision === 'stop' || !next) {
@@ -327,8 +352,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   })
 
   try {
-    // Write cache per profile (digest B §2.6, Part A 6): set on the device, restored at the end.
-    restoreCache = applyWriteCache(inp.target, plan.profile.writeCache, manifest, event)
+    // Write cache per profile: set on the device and read back before the first phase and again
+    // after every purge phase (recorded with that phase), restored at the end.
+    const cache = applyWriteCache(inp.target, plan.profile.writeCache, manifest, event)
+    restoreCache = cache.restore
 
     for (let pi = 0; pi < plan.phases.length; pi++) {
       const phase = plan.phases[pi]
@@ -367,6 +394,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         res.finishedAt = iso(new Date())
         save()
         event('purge', `${phase.id}: ${res.method}: ${res.detail}`)
+        res.writeCache = cache.reapply(phase.id)
+        save()
         continue
       }
 
@@ -451,24 +480,43 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         const stopNow = seriesStop(phase, res.samples, {maxWrittenBytes: plan.options.maxWrittenBytes})
         if (!stopNow) {
           const w = phase.workload
+          const stream = phase.stream
+          if (stream) res.stream = {slices: stream.slices.map(x => ({...x}))}
+          // A sequential series continues each thread's stream: sample i starts where sample i-1 ended (plan/stream.ts).
+          const startsOf = (i: number): number[] | null => {
+            if (!stream) return null
+            const prev = res.samples[i - 1]?.stream
+            return i === 0 || !prev ? firstStreamStarts(stream.slices) : nextStreamStarts(stream.slices, prev.startOffsets, prev.advancedBytes)
+          }
           const job = (s: Step) => {
             const i = (s as {index: number}).index
-            return {rel: `${base}/${pad(i + 1, 4)}`, threads: w.threadCount,
-              text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} sample ${i + 1}/${phase.maxSamples}: ${w.label} TC ${w.threadCount}/QD ${w.queueDepth}`, section: phase.id, workload: w, seconds: phase.sampleSeconds, seed: stepSeed(plan.options.seed, pi, 0, i)}, h)}
+            const starts = startsOf(i)
+            return {rel: `${base}/${pad(i + 1, 4)}`, threads: w.threadCount, format: stream ? 'json+' as const : 'json' as const,
+              text: (h: ReturnType<FioEngine['hooks']>) => seriesSampleJob(plan, phase, i, starts, stepSeed(plan.options.seed, pi, 0, i), h)}
           }
           progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
-          await pipeline({kind: 'sample', index: res.samples.length}, s => ((s as {index: number}).index + 1 < phase.maxSamples ? {kind: 'sample', index: (s as {index: number}).index + 1} : null), () => true, job,
-            (s, m, _parsed, t, rel) => {
+          await pipeline({kind: 'sample', index: res.samples.length}, s => ((s as {index: number}).index + 1 < phase.maxSamples ? {kind: 'sample', index: (s as {index: number}).index + 1} : null), () => !stream, job,
+            (s, m, parsed, t, rel) => {
               const i = (s as {index: number}).index
               res.writtenBytes += m.writeBytes
-              res.samples.push({...stepResult(i, pad(i + 1, 4), w, m, t, stepSeed(plan.options.seed, pi, 0, i), rel), cumulativeWrittenBytes: res.writtenBytes})
+              const sample: SeriesSample = {...stepResult(i, pad(i + 1, 4), w, m, t, stepSeed(plan.options.seed, pi, 0, i), rel), cumulativeWrittenBytes: res.writtenBytes}
+              if (stream) {
+                const bytes = jobBytes(parsed)
+                const advancedBytes = stream.slices.map((_, k) => {
+                  const b = bytes.get(`${phase.id}-t${k + 1}`)
+                  if (!b) throw new FioFailedError(M.fio.threadBytesUnknown(`${rel}.json`, `${phase.id}-t${k + 1}`))
+                  return streamAdvance(b.readBytes, b.writeBytes)
+                })
+                sample.stream = {startOffsets: startsOf(i)!, advancedBytes}
+              }
+              res.samples.push(sample)
               const left = (phase.maxSamples - i - 1) * phase.sampleSeconds
               progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: i + 1, of: phase.maxSamples, label: `${Math.round(m.iops)} IOPS, ${formatBytes(res.writtenBytes)} written`},
                 etaSec: eta({min: phase.stopAtBytes !== null || phase.steadyStateExit ? 0 : left, max: left})})
               const stop = seriesStop(phase, res.samples, {maxWrittenBytes: plan.options.maxWrittenBytes})
               if (stop) { res.stopReason = stop.reason; res.steadyState = stop.steadyState }
               return stop ? 'stop' : 'continue'
-            }, {prevEndNs: lastEndNs(res)})
+            }, {prevEndNs: lastEndNs(res)}, () => 0, stream ? 0 : 2)
         } else {
           res.stopReason = stopNow.reason
           res.steadyState = stopNow.steadyState

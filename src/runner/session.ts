@@ -8,7 +8,8 @@ import type {KeyObject} from 'node:crypto'
 import {EXIT} from '../errors.js'
 import type {FioEngine, StartedJob} from '../engine/fio.js'
 import type {ResolvedTarget} from '../device/target.js'
-import {getWriteCache, setWriteCache, type WriteCacheState} from '../device/write-cache.js'
+import {getWriteCache, setWriteCache, type CacheTarget, type WriteCacheState} from '../device/write-cache.js'
+import type {WriteCacheRecord} from '../model/results.js'
 import {computeSeal, writeSignature} from '../store/integrity.js'
 import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
 import {dirname} from 'node:path'
@@ -18,33 +19,75 @@ import type {RunManifest} from '../model/manifest.js'
 
 type Event = (name: string, detail: string) => void
 
+/** What applyWriteCache returns: the restore function and the per-phase re-application. */
+export interface WriteCacheControl {
+  /** Put the cache back as it was before the run (a no-op when nothing was changed). */
+  restore: () => void
+  /** Set the cache again and read it back (after a purge phase); the record is stored with that phase. */
+  reapply: (phaseId: string) => WriteCacheRecord
+}
+
+/** The facts write-cache control needs about a target: interface, kind, and whether the device has a volatile write cache at all (NVMe VWC bit; null: unknown). */
+export function cacheTargetOf(target: Pick<ResolvedTarget, 'path' | 'kind' | 'identity' | 'device'>): CacheTarget {
+  return {path: target.path, interface: target.identity.interface, kind: target.kind, volatileWriteCache: target.device?.nvme?.volatileWriteCache ?? null}
+}
+
+const NO_CACHE = 'the device has no volatile write cache (NVMe VWC bit 0 clear)'
+
 /**
- * Set the device's volatile write cache as the profile requires. Returns the restore function
- * (a no-op when nothing was changed). Where it cannot be set (a loop device, a file), that is a
+ * Set the device's volatile write cache as the profile requires and read it back. Returns the
+ * restore function and `reapply`, which sets and reads the cache again after each purge phase
+ * (a purge or a reset can change it) and returns the record stored with that phase.
+ *
+ * A device without a volatile write cache meets "write cache disabled" (enterprise): compliant,
+ * with a note in the device's write-cache field and the events; for "enabled" (client) it is a
+ * deviation. Where the cache cannot be set (a loop device, a file, a failed command), that is a
  * recorded deviation, and for a block device a compliance reason.
  */
-export function applyWriteCache(target: ResolvedTarget, required: 'enabled' | 'disabled', manifest: RunManifest, event: Event): () => void {
+export function applyWriteCache(target: Pick<ResolvedTarget, 'path' | 'kind' | 'identity' | 'device'>, required: 'enabled' | 'disabled', manifest: RunManifest, event: Event,
+  io: {get: typeof getWriteCache; set: typeof setWriteCache} = {get: getWriteCache, set: setWriteCache}): WriteCacheControl {
   const want = required === 'enabled'
-  const cacheTarget = {path: target.path, interface: target.identity.interface, kind: target.kind}
-  const before = getWriteCache(cacheTarget)
-  const set = setWriteCache(cacheTarget, want)
-  let restore: (WriteCacheState & {supported: true}) | null = null
-  if (set.supported) {
-    if (before.supported && before.enabled !== want) restore = before
-    manifest.target.identity.writeCache = required
-    event('write-cache', `set to ${required} (was ${before.supported ? (before.enabled ? 'enabled' : 'disabled') : 'unknown'}) via ${set.via}`)
-  } else {
-    const dev = `write cache not set to ${required} as the profile requires: ${set.reason}`
+  const cacheTarget = cacheTargetOf(target)
+  const deviate = (why: string) => {
+    const dev = `write cache not set to ${required} as the profile requires: ${why}`
     if (!manifest.deviations.includes(dev)) manifest.deviations.push(dev)
     const reason = `write cache not set to ${required}`
     if (target.kind === 'block' && !manifest.compliance.reasons.includes(reason)) { manifest.compliance.reasons.push(reason); manifest.compliance.compliant = false }
-    event('write-cache', dev)
+    return dev
   }
-  return () => {
-    if (!restore) return
-    const r = setWriteCache(cacheTarget, restore.enabled)
-    try { event('write-cache', r.supported ? `restored to ${restore.enabled ? 'enabled' : 'disabled'}` : `could not be restored: ${r.reason}`) } catch { /* disk full: keep going */ }
-    restore = null
+  const apply = (when: string): WriteCacheRecord => {
+    const at = new Date().toISOString()
+    if (cacheTarget.volatileWriteCache === false) {
+      if (!want) {
+        manifest.target.identity.writeCache = 'not present (no volatile write cache; meets "disabled")'
+        event('write-cache', `${when}: ${NO_CACHE}: the profile's "write cache disabled" is met, nothing to set`)
+        return {required, readBack: 'not present', meets: true, via: null, detail: `${NO_CACHE}: meets "disabled"`, at}
+      }
+      const dev = deviate(NO_CACHE)
+      event('write-cache', `${when}: ${dev}`)
+      return {required, readBack: 'not present', meets: false, via: null, detail: dev, at}
+    }
+    const set = io.set(cacheTarget, want)
+    if (set.supported) {
+      manifest.target.identity.writeCache = set.enabled ? 'enabled' : 'disabled'
+      event('write-cache', `${when}: set to ${required}, read back ${set.enabled ? 'enabled' : 'disabled'} via ${set.via}`)
+      return {required, readBack: set.enabled ? 'enabled' : 'disabled', meets: set.enabled === want, via: set.via, detail: `${set.argv.join(' ')}: ${set.output.trim().split('\n').at(-1) ?? ''}`, at}
+    }
+    const dev = deviate(set.reason)
+    event('write-cache', `${when}: ${dev}`)
+    return {required, readBack: 'not settable', meets: false, via: null, detail: dev, at}
+  }
+  const before = cacheTarget.volatileWriteCache === false ? {supported: false as const, reason: NO_CACHE} : io.get(cacheTarget)
+  apply(`before the run (was ${before.supported ? (before.enabled ? 'enabled' : 'disabled') : 'unknown'})`)
+  let restore: (WriteCacheState & {supported: true}) | null = before.supported && before.enabled !== want ? before : null
+  return {
+    reapply: (phaseId: string) => apply(`after ${phaseId}`),
+    restore: () => {
+      if (!restore) return
+      const r = io.set(cacheTarget, restore.enabled)
+      try { event('write-cache', r.supported ? `restored to ${restore.enabled ? 'enabled' : 'disabled'}` : `could not be restored: ${r.reason}`) } catch { /* disk full: keep going */ }
+      restore = null
+    },
   }
 }
 

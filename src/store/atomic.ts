@@ -7,7 +7,11 @@ import {randomBytes} from 'node:crypto'
 import {closeSync, fsyncSync, openSync, renameSync, writeSync, unlinkSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+/**
+ * `sync` false skips the fsync (the rename stays atomic): for a file that a later fsync of the run
+ * makes durable (results.json is fsynced after every step) and that must not wait for the disk.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, sync = true): void {
   const buf = typeof data === 'string' ? Buffer.from(data) : data
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   const fd = openSync(tmp, 'w', 0o644)
@@ -18,7 +22,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
       if (n <= 0) throw Object.assign(new Error(`short write to ${tmp}`), {code: 'ENOSPC'})
       off += n
     }
-    fsyncSync(fd)
+    if (sync) fsyncSync(fd)
     closeSync(fd)
     renameSync(tmp, path)
   } catch (error) {

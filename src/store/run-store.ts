@@ -1,5 +1,5 @@
 /** The run directory (I/O): manifest.json, results.json and raw/, every write atomic. */
-import {existsSync, mkdirSync, readdirSync, writeFileSync} from 'node:fs'
+import {closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {StorageError, UsageError} from '../errors.js'
 import * as M from '../messages.js'
@@ -39,8 +39,13 @@ export class RunStore {
     }
   }
 
-  writeRaw(rel: string, text: string): void {
-    this.guard(this.path(rel), () => writeFileAtomic(this.path(rel), text))
+  writeRaw(rel: string, text: string, sync = true): void {
+    this.guard(this.path(rel), () => writeFileAtomic(this.path(rel), text, sync))
+  }
+
+  /** fsync a file written with writeRaw(..., false) once waiting for the disk no longer delays anything. */
+  syncRaw(rel: string): void {
+    this.guard(this.path(rel), () => { const fd = openSync(this.path(rel), 'r'); try { fsyncSync(fd) } finally { closeSync(fd) } })
   }
 
   saveManifest(m: RunManifest): void {

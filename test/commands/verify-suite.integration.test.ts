@@ -124,7 +124,7 @@ describe('pts verify <suite> (claims vs a real iops + tp + lat suite)', function
     expect(v.claims[2].measured!.value).to.equal(tpAvg(100).w.bwBytesPerSec / 1e6)
     expect(v.claims[3].measured!.value).to.equal(tpAvg(0).w.bwBytesPerSec / 1e6)
     expect(v.runId).to.equal(tp.runId)
-    expect(v.run.phases!.map(p => p.id)).to.deep.equal(['loop-128k', 'loop-1024k'])
+    expect(v.run.phases!.map(p => p.id)).to.deep.equal(['loop-1024k', 'loop-128k'])
     expect(JSON.parse(readFileSync(join(dir, 'claims.json'), 'utf8'))).to.deep.equal(v)
     // a run's claims go into its own report (report.pdf, report.html), not into a claims.pdf beside it
     expect(existsSync(join(dir, 'claims.pdf'))).to.equal(false)
@@ -157,7 +157,7 @@ describe('pts verify <suite> (claims vs a real iops + tp + lat suite)', function
     }
     expect(seq.verdict).to.equal('not-measured')
     expect(seq.measuredBy).to.equal(null)
-    expect(seq.notes[0]).to.include('SEQ 128 KiB and 1024 KiB')
+    expect(seq.notes[0]).to.include('SEQ 1024 KiB and 128 KiB') // the TP run's order: 1024 KiB first
     // --no-report wrote a newer claims.json: the old claims.pdf no longer goes into suite.pdf
     expect(currentSuiteClaims(suite)).to.equal(null)
   })

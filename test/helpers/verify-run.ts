@@ -48,7 +48,7 @@ export function verifyRun(dir: string, maxRounds: number): {results: ProgramResu
     expect(r.points.map(p => p.index)).to.deep.equal(order.map((_, i) => i))
     for (const p of r.points) {
       // every number recomputes from the stored raw fio output, and the job text is there
-      const raw = parseFioJson(readFileSync(join(dir, p.raw.json), 'utf8')).groups[0].measurement
+      const raw = parseFioJson(readFileSync(join(dir, p.raw.json), 'utf8')).measurement
       expect(p.iops).to.equal(raw.iops)
       expect(p.latMeanNs).to.equal(raw.latMeanNs)
       expect(existsSync(join(dir, p.raw.job))).to.equal(true)

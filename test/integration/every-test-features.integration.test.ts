@@ -20,7 +20,7 @@ describe('IOPS-only features now for every test (real fio, file target)', functi
   const common = (name: string) => ['--device', `file:${join(tmp(), `${name}.img`)}`, '--size', '64MiB', '--yes-destroy-data', join(tmp(), `${name}.img`),
     '--point-seconds', '0.2', '--tc', '2', '--qd', '4', '--seed', '11', '--out', join(tmp(), name)]
 
-  it('TP with --wipc-multiple 0.05: each WIPC writes exactly 0.05x the PC ActiveRange, disclosed as non-compliant', async () => {
+  it('TP with --wipc-multiple 0.05: each WIPC writes exactly 0.05x the user capacity inside the PC ActiveRange, disclosed as non-compliant', async () => {
     const r = await runCli(['run', 'tp', ...common('tp'), '--max-rounds', '5', '--wipc-multiple', '0.05'])
     expect(r.code, r.stderr.slice(-2000)).to.equal(0)
     const res = read<ProgramResults>(join(tmp(), 'tp', 'results.json'))
@@ -29,13 +29,12 @@ describe('IOPS-only features now for every test (real fio, file target)', functi
     const w = phases(res, 'wipc')
     expect(w).to.have.length(2)
     for (const p of w) {
-      // exact in total: 0.05x the PC ActiveRange, aligned down to whole blocks of the WIPC block size
-      const range = Math.floor(res.parameters.preconditionActiveRangeBytes / p.blockSizeBytes) * p.blockSizeBytes
-      expect(p.plannedBytes).to.equal(Math.max(p.blockSizeBytes, Math.floor(range * 0.05 / p.blockSizeBytes) * p.blockSizeBytes))
+      // exact in total: 0.05x the user capacity, aligned down to whole blocks of the WIPC block size
+      expect(p.plannedBytes).to.equal(Math.max(p.blockSizeBytes, Math.floor(res.parameters.capacityBytes * 0.05 / p.blockSizeBytes) * p.blockSizeBytes))
       expect(p.writtenBytes).to.equal(p.plannedBytes)
       expect(p.writtenBytes).to.be.below(p.requiredBytes)
     }
-    expect(m.compliance.reasons.some(x => /WIPC of 0.05x instead of 2x/.test(x)), m.compliance.reasons.join('; ')).to.equal(true)
+    expect(m.compliance.reasons.some(x => /WIPC of 0.05x instead of 2x the user capacity/.test(x)), m.compliance.reasons.join('; ')).to.equal(true)
   })
 
   it('pts resume --restart-from purge on that TP run: everything measured set aside, the run starts over and passes its audit', async () => {
@@ -50,7 +49,7 @@ describe('IOPS-only features now for every test (real fio, file target)', functi
     // the first run's raw files are kept under raw/cut-<time>/, none of them is referenced by the new results
     const cut = readdirSync(join(dir, 'raw')).filter(d => d.startsWith('cut-'))
     expect(cut).to.have.length(1)
-    expect(existsSync(join(dir, 'raw', cut[0], '02-wipc-128k.json'))).to.equal(true)
+    expect(existsSync(join(dir, 'raw', cut[0], '02-wipc-1024k.json'))).to.equal(true)
     const firstLoop = phases(before, 'loop')[0].rounds[0].points[0]
     const newLoop = phases(after, 'loop')[0].rounds[0].points[0]
     expect(newLoop.raw.json).to.equal(firstLoop.raw.json)

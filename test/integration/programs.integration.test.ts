@@ -44,12 +44,15 @@ describe('test programs end to end (real fio)', function () {
     const r = await runCli(['run', 'tp', '--device', `file:${tmp}/tp.img`, '--size', '32MiB', ...SHORT, '--time-scale', '0.01', '--out', out, '--json'])
     expect(r.code, r.stderr.slice(-3000)).to.equal(0)
     // progress with an ETA on stderr, stdout is only the JSON summary
-    expect(r.stderr).to.match(/loop-128k.*\| ETA /)
+    expect(r.stderr).to.match(/loop-1024k.*\| ETA /)
     expect(JSON.parse(r.stdout)).to.include({test: 'tp', status: 'complete'})
     expect(check('cli/run.schema.json', JSON.parse(r.stdout))).to.deep.equal([])
     const res = validResults(out)
     expect(res.status).to.equal('complete')
-    expect(res.phases.map(p => p.id)).to.deep.equal(['purge-128k', 'wipc-128k', 'loop-128k', 'purge-1024k', 'wipc-1024k', 'loop-1024k'])
+    // 1024 KiB first, then 128 KiB (the order of the one public implementation)
+    expect(res.phases.map(p => p.id)).to.deep.equal(['purge-1024k', 'wipc-1024k', 'loop-1024k', 'purge-128k', 'wipc-128k', 'loop-128k'])
+    // the write cache is set and read back after each purge phase, recorded with it (a file: not settable)
+    for (const id of ['purge-1024k', 'purge-128k']) expect(phase(res, id, 'purge').writeCache).to.include({required: 'disabled', readBack: 'not settable', meets: false})
     for (const bs of [128, 1024]) {
       const w = phase(res, `wipc-${bs}k`, 'wipc')
       expect(w.blockSizeBytes).to.equal(bs * 1024)
@@ -92,6 +95,44 @@ describe('test programs end to end (real fio)', function () {
     expect(b.checks.find(c => c.id === 'steady-state')!.problems.join('\n')).to.include('/phases/5/windowAverages/1/bwBytesPerSec')
   })
 
+  it('xsr: the sequential groups stream continuously, across a SIGINT and pts resume too; pts audit follows every thread\'s stream', async () => {
+    const out = join(tmp, 'xsr-stream')
+    const img = join(tmp, 'xsr-stream.img')
+    // 256 MiB, TC 2: 128 MiB slices, so each thread reaches its slice end every sample or two at 0.2 s samples
+    const child = spawn(process.execPath, [`${ROOT}bin/dev.js`, 'run', 'xsr', '--device', `file:${img}`, '--size', '256MiB', '--tc', '2', '--qd', '4', '--seed', '7',
+      '--time-scale', '0.0005', '--max-seconds', '2', '--out', out], {stdio: 'ignore'})
+    const done = new Promise<number | null>(res => child.on('exit', code => res(code)))
+    for (let i = 0; i < 600 && !existsSync(join(out, 'raw', '02-group-1', '0004.json')); i++) await new Promise(r => setTimeout(r, 100))
+    child.kill('SIGINT')
+    expect(await done).to.equal(130)
+    const again = await runCli(['resume', out])
+    expect(again.code, again.stderr.slice(-2000)).to.equal(0)
+    const res = validResults(out)
+    for (const id of ['group-1', 'group-3']) {
+      const g = phase(res, id, 'series')
+      expect(g.samples).to.have.length(10)
+      expect(g.stream!.slices).to.deep.equal([{offsetBytes: 0, sizeBytes: 128 * 1024 * 1024}, {offsetBytes: 128 * 1024 * 1024, sizeBytes: 128 * 1024 * 1024}])
+      g.samples.forEach((x, k) => {
+        const job = readFileSync(join(out, x.raw.job), 'utf8')
+        expect(job).to.match(/^group_reporting=0$/m).and.match(/^numjobs=1$/m).and.match(/^rw=write$/m)
+        // the job sections start where the stored offsets say; sample k+1 where sample k ended (or at the slice start after a wrap)
+        x.stream!.startOffsets.forEach((o, t) => expect(job).to.match(new RegExp(`^\\[${id}-t${t + 1}\\]\\noffset=${o}$`, 'm')))
+        if (k === 0) return
+        const prev = g.samples[k - 1].stream!
+        x.stream!.startOffsets.forEach((o, t) => {
+          const end = g.stream!.slices[t].offsetBytes + g.stream!.slices[t].sizeBytes
+          expect(o, `${id} sample ${k + 1} thread ${t + 1}`).to.equal(prev.startOffsets[t] + prev.advancedBytes[t] >= end ? g.stream!.slices[t].offsetBytes : prev.startOffsets[t] + prev.advancedBytes[t])
+        })
+      })
+    }
+    expect(phase(res, 'group-2', 'series').stream).to.equal(undefined)
+    const audit = await runCli(['audit', out, '--json', '--max-gap-ms', '5000'])
+    const a = JSON.parse(audit.stdout) as {checks: Array<{id: string; status: string; reason: string}>}
+    expect(a.checks.filter(c => c.status === 'fail')).to.deep.equal([])
+    expect(a.checks.find(c => c.id === 'continuity')).to.include({status: 'pass'})
+    expect(a.checks.find(c => c.id === 'continuity')!.reason).to.match(/^group-1: 10 samples x 2 threads.*group-3: 10 samples x 2 threads/)
+  })
+
   it('wsat: optional OLTP workload, stopped by the operator byte limit; per-sample IOPS, 5 9s and cumulative bytes', async () => {
     const out = join(tmp, 'wsat')
     // 8 GiB (sparse): the 4x-capacity stop (x time scale 0.01 = 343 MB) lies beyond the operator's 96 MiB
@@ -131,7 +172,7 @@ describe('test programs end to end (real fio)', function () {
     expect(scaled.stdout).to.match(/Duration: minimum 11h 00m 00s, maximum 11h 00m 00s/)
     expect(scaled.stdout).to.match(/NON-COMPLIANT: .*fixed-duration phases scaled by 0\.5/)
     const all = await runCli(['plan', 'all', '--device', `file:${tmp}/all.img`, '--size', '64MiB'])
-    expect(all.stdout).to.match(/^Suite: minimum 62h 15m 00s, maximum 155h 55m 00s/m)
+    expect(all.stdout).to.match(/^Suite: minimum 67h 05m 00s, maximum 180h 05m 00s/m)
     const bad = await runCli(['plan', 'tp', '--device', `file:${tmp}/x.img`, '--size', '64MiB', '--time-scale', '2'])
     expect(bad.code).to.equal(2)
     expect(bad.stderr).to.match(/--time-scale 2: must be greater than 0 and at most 1/)
@@ -164,7 +205,7 @@ describe('test programs end to end (real fio)', function () {
     const out = join(tmp, 'suite')
     const child = spawn(process.execPath, [`${ROOT}bin/dev.js`, 'run', 'all', '--tests', 'wsat,tp', '--device', `file:${tmp}/suite.img`, '--size', '32MiB', ...SHORT, '--time-scale', '0.01', '--out', out], {stdio: 'ignore'})
     const done = new Promise<number | null>(res => child.on('exit', code => res(code)))
-    for (let i = 0; i < 600 && !existsSync(join(out, '01-tp', 'raw', '03-loop-128k', 'round-02')); i++) await new Promise(r => setTimeout(r, 100))
+    for (let i = 0; i < 600 && !existsSync(join(out, '01-tp', 'raw', '03-loop-1024k', 'round-02')); i++) await new Promise(r => setTimeout(r, 100))
     child.kill('SIGINT')
     expect(await done).to.equal(130)
     const cut = readJson<{status: string; tests: Array<{test: string; status: string}>}>(join(out, 'suite.json'))

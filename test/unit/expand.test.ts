@@ -5,7 +5,7 @@
 import {expect} from 'chai'
 import {pointSeed, splitRange, type TargetInfo} from '../../src/plan/target.js'
 import {loadProgramSpec} from '../../src/store/spec-files.js'
-import {expandProgram, type PlannedPhase, type ProgramOptions, type ProgramPlan, type ProgramPoint} from '../../src/plan/expand.js'
+import {expandProgram, wipcVolumeText, type PlannedPhase, type ProgramOptions, type ProgramPlan, type ProgramPoint} from '../../src/plan/expand.js'
 import {programJob, programWipcJob, stepSeed} from '../../src/engine/job.js'
 import {stripHooks, type ExecHooks} from '../../src/engine/jobfile.js'
 
@@ -75,33 +75,57 @@ describe('IOPS plan expansion (digest Part A 7, 9, 10; B §5.1)', () => {
     {tc: 1, size: 1 * GiB}, {tc: 4, size: 1 * GiB}, {tc: 3, size: 1 * GiB + 5 * 131072}, {tc: 7, size: 480e9},
   ]
   for (const c of wipcCases) {
-    it(`WIPC writes exactly 2x the ActiveRange in total with TC ${c.tc} (size ${c.size})`, () => {
+    it(`WIPC writes exactly 2x the user capacity in total, inside the PC ActiveRange, with TC ${c.tc} (size ${c.size})`, () => {
       const p = plan({threadCount: c.tc}, {sizeBytes: c.size})
       // the PC ActiveRange (100%) aligned to the largest block size of the test; WIPC at its block size over it
       const pcAr = alignDown(c.size, Math.max(...specBlockSizes, specWipc.blockSizeBytes))
       expect(p.preconditionActiveRangeBytes).to.equal(pcAr)
       const ar = alignDown(pcAr, specWipc.blockSizeBytes)
       const w = phase(p, 'wipc')
-      expect(w).to.include({blockSizeBytes: 131072, capacityMultiple: 2, threadCount: c.tc})
-      expect(w.totalBytes).to.equal(2 * ar)
-      expect(w.requiredBytes).to.equal(2 * ar)
-      expect(w.slices.reduce((a, s) => a + s.ioSizeBytes, 0)).to.equal(2 * ar)
+      expect(w).to.include({blockSizeBytes: 131072, capacityMultiple: 2, threadCount: c.tc, rangeBytes: ar})
+      // PTS: "2X User Capacity ... writing to the entire ActiveRange": 2x the capacity, not 2x the (aligned) range
+      const want = alignDown(2 * c.size, 131072)
+      expect(w.totalBytes).to.equal(want)
+      expect(w.requiredBytes).to.equal(want)
+      expect(w.slices.reduce((a, s) => a + s.ioSizeBytes, 0)).to.equal(want)
       expect(w.slices).to.have.length(c.tc)
-      // slices are contiguous and cover the range
+      // slices are contiguous and cover the range, and no write leaves it
       let off = 0
       for (const s of w.slices) { expect(s.offsetBytes).to.equal(off); off += s.sizeBytes }
       expect(off).to.equal(ar)
+      expect(off).to.be.at.most(c.size)
     })
   }
 
-  it('WIPC multiple: null = the test definition\'s 2x (x the time scale); another multiple is planned exactly', () => {
+  it('WIPC with the client\'s 75 % ActiveRange: 2x the user capacity, so the range is written 2.67 times; the header text says so', () => {
+    const p = plan({profile: 'client', threadCount: 2, queueDepth: 16}, {sizeBytes: 256 * GiB})
+    const w = phase(p, 'wipc')
+    expect(p.profile.preconditionActiveRangePct).to.equal(75)
+    expect(w.rangeBytes).to.equal(alignDown(0.75 * 256 * GiB, 1048576))
+    expect(w.totalBytes).to.equal(2 * 256 * GiB)
+    expect(w.totalBytes / w.rangeBytes).to.be.closeTo(8 / 3, 1e-9)
+    for (const s of w.slices) expect(s.offsetBytes + s.sizeBytes).to.be.at.most(w.rangeBytes)
+    expect(wipcVolumeText(w.totalBytes, p.target.sizeBytes, 75)).to.equal('2X user capacity (549.8 GB) in the 75 % ActiveRange')
+    expect(p.timeline.find(t => t.phase === 'wipc')!.detail).to.match(/2X user capacity \(549\.8 GB\) in the 75 % ActiveRange .* written 2\.67 times/)
+    // the fio job writes it: io_size per slice sums to the total; each io_size exceeds its slice (fio wraps inside it)
+    const text = programWipcJob(p, w, 1)
+    const io = [...text.matchAll(/^io_size=(\d+)$/gm)].map(m => Number(m[1]))
+    const sizes = [...text.matchAll(/^size=(\d+)$/gm)].map(m => Number(m[1]))
+    expect(io.reduce((a, b) => a + b, 0)).to.equal(2 * 256 * GiB)
+    io.forEach((x, i) => expect(x).to.be.greaterThan(sizes[i]))
+  })
+
+  it('WIPC multiple: null = the test definition\'s 2x (x the time scale); another multiple (of the user capacity) is planned exactly', () => {
     const p = plan({wipcMultiple: null})
     const w = phase(p, 'wipc')
     expect(w.capacityMultiple).to.equal(specWipc.capacityMultiple)
-    expect(w.totalBytes).to.equal(2 * p.preconditionActiveRangeBytes)
+    expect(w.totalBytes).to.equal(alignDown(2 * block.sizeBytes, 131072))
     const h = phase(plan({wipcMultiple: 0.5}, {sizeBytes: GiB}), 'wipc')
     expect(h.totalBytes).to.equal(GiB / 2)
     expect(h.requiredBytes).to.equal(2 * GiB)
+    const t = plan({wipcMultiple: null, timeScale: 0.01}, {sizeBytes: GiB})
+    expect(phase(t, 'wipc').totalBytes).to.equal(alignDown(0.02 * GiB, 131072))
+    expect(t.compliance.reasons).to.include('WIPC of 0.02x instead of 2x the user capacity (time scale 0.01)')
   })
 
   it('splitRange refuses more threads than blocks', () => {

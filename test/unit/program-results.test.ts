@@ -8,7 +8,7 @@ import type {PlannedPhase} from '../../src/plan/expand.js'
 
 type Series = Extract<PlannedPhase, {kind: 'series'}>
 const series = (o: Partial<Series>): Series => ({
-  kind: 'series', id: 's', title: 's', sampleSeconds: 60, maxSamples: 3, durationSeconds: 180, durationBy: 'spec', stopAtBytes: null, stopAtCapacityMultiple: null, steadyStateExit: null,
+  kind: 'series', id: 's', title: 's', sampleSeconds: 60, maxSamples: 3, durationSeconds: 180, durationBy: 'spec', stopAtBytes: null, stopAtCapacityMultiple: null, steadyStateExit: null, stream: null,
   workload: {access: 'random', readPct: 0, blockSizeBytes: 4096, bssplit: null, zones: null, threadCount: 1, queueDepth: 1, label: 'RND 4KiB W'}, ...o,
 })
 const sample = (cum: number, iops = 100): SeriesSample => ({cumulativeWrittenBytes: cum, iops} as SeriesSample)

@@ -207,7 +207,8 @@ describe('test-program spec files (specs/*/<test>.json against schemas/test-prog
 
 describe('test programs against the digest tables', () => {
   describe('TP (digest B 5.2)', () => {
-    for (const [rev, sizes] of [['2.0.2', [128, 1024]], ['pts-e-1.1', [128, 1024]], ['pts-c-1.2', [1024]]] as Array<[Revision, number[]]>) {
+    // 1024 KiB first, then 128 KiB: the order of the one public implementation (the parameter text says so)
+    for (const [rev, sizes] of [['2.0.2', [1024, 128]], ['pts-e-1.1', [1024, 128]], ['pts-c-1.2', [1024]]] as Array<[Revision, number[]]>) {
       for (const profile of Object.keys(load(rev, 'tp').profiles) as ProfileId[]) {
         it(`${rev} ${profile}: purge, WIPC at the block size under test, 2 points R then W per round, for ${sizes.join(' then ')} KiB`, () => {
           const p = plan(rev, 'tp', {}, profile)
@@ -230,7 +231,11 @@ describe('test programs against the digest tables', () => {
       for (const rev of ['2.0.2', 'pts-e-1.1', 'pts-c-1.2'] as Revision[]) {
         expect(load(rev, 'tp').parameters.find(x => x.name === 'WIPC block size')?.source).to.equal('open')
       }
-      expect(load('2.0.2', 'tp').parameters.find(x => x.name === 'Block-size order')?.source).to.equal('implementation-derived')
+      for (const rev of ['2.0.2', 'pts-e-1.1'] as Revision[]) {
+        const order = load(rev, 'tp').parameters.find(x => x.name === 'Block-size order')!
+        expect(order).to.include({value: '1024KiB first, then 128KiB', source: 'pts'})
+        expect(order.note).to.match(/one public implementation of the TP test, which runs 1024 KiB first/)
+      }
     })
   })
 
@@ -349,10 +354,16 @@ describe('test programs against the digest tables', () => {
         const p = plan(rev, test)
         expect(p.phases.map(x => x.kind)).to.deep.equal(['purge', 'wipc', 'loop', 'loop', 'operating-points'])
         expect(phase(p, 'wipc', 'wipc')).to.include({blockSizeBytes: 128 * KiB, capacityMultiple: 2})
+        // rounds of 30 one-minute points tracking the last minute, as HIR's preconditioning (pts's choice, with the reason)
         const pc = phase(p, 'precondition', 'loop')
-        expect(pc.points).to.have.length(1)
-        expect(pc.points[0]).to.include({access: 'random', readPct: 0, blockSizeBytes: bs, threadCount: 32, queueDepth: 32})
-        expect(selectedIndexes(pc.steadyState.tracking[0], pc.points)).to.deep.equal([0])
+        expect(pc.points).to.have.length(30)
+        for (const x of pc.points) expect(x).to.include({access: 'random', readPct: 0, blockSizeBytes: bs, threadCount: 32, queueDepth: 32})
+        expect(selectedIndexes(pc.steadyState.tracking[0], pc.points)).to.deep.equal([29])
+        expect(pc.pointSeconds).to.equal(60)
+        expect(timelineOf(p, 'precondition')).to.include({minSec: 5 * 30 * 60, maxSec: 25 * 30 * 60})
+        const round = load(rev, test).parameters.find(x => x.name === 'Preconditioning round')!
+        expect(round).to.include({value: '30 consecutive 1-minute intervals; tracking = IOPS of the last (30th) interval', source: 'pts'})
+        expect(round.note).to.match(/one public implementation of these tests runs rounds of 30 x 1 min/)
         const dv = phase(p, 'dv', 'loop')
         expect(dv.points).to.have.length(49)
         expect(dv.dimensions).to.deep.equal(['threadCount', 'queueDepth'])
@@ -442,8 +453,8 @@ describe('test programs against the digest tables', () => {
       ['wsat', 60, 24 * h], // 4x capacity may end it after any sample, the first at the earliest
       ['hir', 5 * 0.5 * h + 15.5 * h, 25 * 0.5 * h + 15.5 * h], // PC rounds of 30 min + 13 h bursts + 2.5 h baselines
       ['xsr', 22 * h, 22 * h],
-      ['cbw', 5 * 60 + 5 * 54 * 60 + 3.5 * h, 25 * 60 + 25 * 54 * 60 + 3.5 * h], // PC (1-min rounds) + DV rounds of 54 min + histograms
-      ['dirth', 5 * 60 + 5 * 54 * 60 + 3.5 * h, 25 * 60 + 25 * 54 * 60 + 3.5 * h],
+      ['cbw', 5 * 0.5 * h + 5 * 54 * 60 + 3.5 * h, 25 * 0.5 * h + 25 * 54 * 60 + 3.5 * h], // PC rounds of 30 min + DV rounds of 54 min + histograms
+      ['dirth', 5 * 0.5 * h + 5 * 54 * 60 + 3.5 * h, 25 * 0.5 * h + 25 * 54 * 60 + 3.5 * h],
     ]
     for (const [test, minSec, maxSec] of budget) {
       it(`${test}: ${formatDuration(minSec)} .. ${formatDuration(maxSec)} of IO (purge and WIPC excluded)`, () => {

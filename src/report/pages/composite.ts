@@ -14,7 +14,7 @@
 import {blockSizeLabel, mixLabel} from '../../units.js'
 import type {LoopWindowAverage, OperatingPoint, PhaseResult, StepResult} from '../../model/results.js'
 import {fixed, fmtIops, fmtMBps, fmtMs} from '../format.js'
-import type {TableData} from '../page-kit.js'
+import {wipcWrittenText, type TableData} from '../page-kit.js'
 import {closeupChart, demandIntensityChart, dualAxisChart, histogramChart, lineChart, type XYRow} from '../charts/generic.js'
 import {testTitle} from '../../model/tests.js'
 import {CAPPED_NOTE, cappedAtMax} from '../../model/latency.js'
@@ -250,7 +250,7 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
 
   // Header, headline, verdict
   const achieved = pcSs.achieved && dvSs.achieved
-  const wipcX = wipc ? `${fixed(wipc.writtenBytes / Math.max(1, p.preconditionActiveRangeBytes), 3)}X` : 'not run'
+  const wipcX = wipc ? wipcWrittenText([wipc], p) : 'not run'
   const preRoundStep = pre[0]?.s
   const stimText = r.test === 'dirth' ? pattern ?? stimulus : `${stimulus} (block-size mix and LBA zones: see the parameters page)`
   const ssText = `PC: ${pcSs.text}; DV: ${dvSs.text}`

@@ -5,10 +5,10 @@
  * Built from the run's loop phase (any run of the IOPS definition, also one stored by an earlier
  * pts and read as phases). Pure.
  */
-import {blockSizeLabel, formatBytes, mixLabel} from '../../units.js'
+import {blockSizeLabel, mixLabel} from '../../units.js'
 import {fixed, fmtIops, fmtMBps, pointLabel} from '../format.js'
 import {iopsChartSpecs} from '../charts/index.js'
-import {determination, matrixTable, type ConvergencePoint, type IopsData, type MatrixCell, type TrackingData} from '../page-kit.js'
+import {determination, matrixTable, wipcWrittenText, type ConvergencePoint, type IopsData, type MatrixCell, type TrackingData} from '../page-kit.js'
 import {loopView, type LoopView} from '../../analysis/loop-view.js'
 import type {ProgramPageSpec, ProgramReportInput, ProgramSection} from '../model.js'
 
@@ -78,7 +78,6 @@ export function iopsPages(input: ProgramReportInput): ProgramSection {
   const toio = `TC ${p.threadCount} / QD ${p.queueDepth} (TOIO ${p.threadCount * p.queueDepth})`
   const wipc = v.wipc
   const wipcDone = wipc !== null && wipc.status === 'done'
-  const multiple = p.wipcMultiple ?? (wipc && p.preconditionActiveRangeBytes > 0 ? +(wipc.plannedBytes / p.preconditionActiveRangeBytes).toFixed(4) : 2)
 
   const pages: ProgramPageSpec[] = [
     {kind: 'chart', title: 'IOPS Steady State Convergence Plot - All Block Sizes', chart: charts.convergence, note: 'R/W 0/100 (write) IOPS of every block size, per round. Logarithmic IOPS axis.'},
@@ -102,7 +101,7 @@ export function iopsPages(input: ProgramReportInput): ProgramSection {
     setup: [
       {label: 'Pre Condition 1', value: `SEQ ${blockSizeLabel(wipc?.blockSizeBytes ?? 131072)} W`},
       {label: 'TOIO - TC/QD', value: toio},
-      {label: 'Duration', value: wipcDone ? `${multiple}X Device Capacity (${formatBytes(wipc.writtenBytes)} written, PC AR ${p.preconditionActiveRangePct}%)` : 'not run'},
+      {label: 'Duration', value: wipcDone ? wipcWrittenText([wipc], p) : 'not run'},
       {label: 'Pre Condition 2', value: 'IOPS Loop'},
       {label: 'SS Rounds', value: lastRound > 0 ? `1-${lastRound}` : 'none'},
     ],

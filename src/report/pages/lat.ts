@@ -10,6 +10,7 @@
 import {blockSizeLabel, mixLabel} from '../../units.js'
 import {revisionLabel} from '../../model/tests.js'
 import {fixed, fmtIops, fmtMs} from '../format.js'
+import {wipcWrittenText} from '../page-kit.js'
 import {closeupChart, heatmapChart, histogramChart, lineChart} from '../charts/generic.js'
 import {loopDetermination, loopSteadyText, phasesOf, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 import type {LoopWindowAverage} from '../../model/results.js'
@@ -127,8 +128,6 @@ export function latPages(input: ProgramReportInput): ProgramSection {
   }
 
   // Header and summary.
-  const mult = wipc ? wipc.writtenBytes / Math.max(1, p.preconditionActiveRangeBytes) : 0
-  const multiple = mult >= 0.1 || mult === 0 ? fixed(mult, 2) : String(Number(mult.toPrecision(2))) // a shortened WIPC (0.0039X) must not read 0.00X
   const w4 = wa(0, 4096)
   const r4 = wa(100, 4096)
   const v0 = loop?.steadyState.variables[0]
@@ -144,7 +143,7 @@ export function latPages(input: ProgramReportInput): ProgramSection {
   return {
     subtitle: `LAT - RND ${sizes.map(blockSizeLabel).join(' / ') || 'n/a'} - TC ${tc}/QD ${qd}`,
     setup: [
-      {label: 'Pre Condition 1', value: wipc ? `WIPC SEQ ${blockSizeLabel(wipc.blockSizeBytes)} W, ${multiple}X capacity (required 2X)` : 'none'},
+      {label: 'Pre Condition 1', value: wipc ? `WIPC SEQ ${blockSizeLabel(wipc.blockSizeBytes)} W, ${wipcWrittenText([wipc], p)} (required 2X)` : 'none'},
       {label: 'TOIO - TC/QD', value: `TC ${p.threadCount} / QD ${p.queueDepth}`},
       {label: 'Pre Condition 2', value: 'LAT loop (WDPC)'},
       {label: 'TOIO - TC/QD', value: `TC ${tc} / QD ${qd}`},

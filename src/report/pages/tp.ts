@@ -1,6 +1,7 @@
 /** Throughput (TP) report pages, per block size (digest B §5.2, §6.2): convergence write and read, measurement window with the determination data, tabular data and 2D plot. Pure. */
 import {blockSizeLabel} from '../../units.js'
-import {fixed, fmtMBps} from '../format.js'
+import {fmtMBps} from '../format.js'
+import {wipcWrittenText} from '../page-kit.js'
 import {barChart, closeupChart, lineChart} from '../charts/generic.js'
 import {loopDetermination, loopSteadyText, phasesOf, windowBand, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 
@@ -39,7 +40,7 @@ export function tpPages(input: ProgramReportInput): ProgramSection {
   return {
     subtitle: `TP - SEQ ${sizes.join(' / ')}`,
     setup: [
-      {label: 'Pre Condition 1', value: `SEQ W at the block size under test, ${phasesOf(r, 'wipc').map(w => `${blockSizeLabel(w.blockSizeBytes)}: ${fixed(w.writtenBytes / Math.max(1, p.preconditionActiveRangeBytes), 2)}X`).join(', ')} capacity`},
+      {label: 'Pre Condition 1', value: `SEQ W at the block size under test, ${wipcWrittenText(phasesOf(r, 'wipc'), p)}`},
       {label: 'TOIO - TC/QD', value: `TC ${p.threadCount} / QD ${p.queueDepth}`},
       {label: 'Pre Condition 2', value: 'TP loop (WDPC)'},
     ],
