@@ -16,7 +16,7 @@ import {hashRawFiles} from '../../src/report/load.js'
 import {buildProgramReportModel, type ProgramReportInput, type ProgramReportModel} from '../../src/report/model.js'
 import {latPages} from '../../src/report/pages/lat.js'
 import {readStoredRun} from '../../src/store/read.js'
-import {blockSizeLabel, mixLabel} from '../../src/units.js'
+import {blockSizeLabel, formatDecimalVolume, mixLabel} from '../../src/units.js'
 import {runCli} from '../helpers/cli.js'
 import {tool} from './helpers.js'
 import {mergeBins, percentileFromBins} from '../../src/model/latency.js'
@@ -215,8 +215,9 @@ describe('LAT report pages (real runs, PTS 2.0.2 and PTS-E 1.1)', function () {
     const m = runs.v2.model
     const wipc = r.phases.find((p): p is Extract<PhaseResult, {kind: 'wipc'}> => p.kind === 'wipc')!
     const kv = (list: Array<{label: string; value: string}>, label: string) => list.filter(x => x.label === label).map(x => x.value)
-    const mult = wipc.writtenBytes / r.parameters.preconditionActiveRangeBytes
-    expect(kv(m.header.setup, 'Pre Condition 1')[0]).to.equal(`WIPC SEQ 128KiB W, ${mult >= 0.1 ? fixed(mult, 2) : String(Number(mult.toPrecision(2)))}X capacity (required 2X)`)
+    // the volume fio wrote as a multiple of the user capacity, and where (a shortened WIPC, 0.0039X, must not read 0.00X)
+    const mult = wipc.writtenBytes / r.parameters.capacityBytes
+    expect(kv(m.header.setup, 'Pre Condition 1')[0]).to.equal(`WIPC SEQ 128KiB W, ${mult >= 1 ? +mult.toFixed(2) : +mult.toPrecision(2)}X user capacity (${formatDecimalVolume(wipc.writtenBytes)}) in the ${r.parameters.preconditionActiveRangePct} % ActiveRange (required 2X)`)
     expect(kv(m.header.setup, 'Pre Condition 2')).to.deep.equal(['LAT loop (WDPC)'])
     expect(kv(m.header.setup, 'TOIO - TC/QD')).to.deep.equal([`TC ${r.parameters.threadCount} / QD ${r.parameters.queueDepth}`, 'TC 1 / QD 1'])
     expect(kv(m.header.test, 'TOIO - TC/QD')).to.deep.equal(['TC 1 / QD 1 (TOIO 1)'])
