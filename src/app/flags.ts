@@ -63,7 +63,7 @@ export const runFlags = {
   'yes-destroy-data': Flags.string({description: 'confirm destroying all data on the target: its serial number or path'}),
   purge: Flags.string({description: 'purge method: auto (the first PTS purge the device supports), nvme-sanitize-block, nvme-sanitize-crypto, nvme-format-ses1, nvme-format-ses2, ata-secure-erase(-enhanced), ata-sanitize(-crypto), scsi-sanitize, scsi-format; or the recorded-deviation fallbacks discard, zero, none', default: 'auto'}),
   'allow-partition': Flags.boolean({description: 'allow a partition as target (never mounted/swap/root; the run is then non-compliant)', default: false}),
-  'time-scale': Flags.string({description: 'scale every fixed-duration phase (WSAT/HIR/XSR phases, pre-writes, histogram runs) and capacity multiple (WIPC, WSAT 4x) by 0 < f <= 1, for quick looks and tests; the run is then non-compliant', default: '1'}),
+  'time-scale': Flags.string({description: 'scale every fixed-duration phase (WSAT/HIR/XSR phases, pre-writes, histogram runs) and capacity multiple (WIPC, WSAT 4x) by 0 < f <= 1, and HIR\'s 360 bursts per wait state (at least 3), for quick looks and tests; the run is then non-compliant', default: '1'}),
   workload: Flags.string({description: 'WSAT: the workload (rnd4k-w required; PTS 2.0 optional oltp, vod, meta, cbw); DIRTH: the access pattern (default oltp = RND 8KiB 65/35); see pts plan'}),
   'ceiling-ms': Flags.string({description: 'CBW/DIRTH: response-time ceiling for the MaxIOPS operating point, ms (operator choice; default 5)'}),
   'max-seconds': Flags.string({description: 'WSAT (and every series phase): operator limit in seconds (recorded as what ended the phase)'}),
