@@ -68,12 +68,12 @@ export const SCHEMAS: SchemaEntry[] = [
   {
     file: 'run-manifest.schema.json', source: 'src/model/manifest.ts', type: 'RunManifest',
     title: 'PTS run manifest (manifest.json)',
-    description: 'Provenance of one run: who ran what, where, on which device, with which tools; compliance and deviations (digest Part A 10, 11).',
+    description: 'Provenance of one run: who ran what, where, on which device, with which tools; compliance and deviations.',
   },
   {
     file: 'program-result.schema.json', source: 'src/model/results.ts', type: 'ProgramResults',
     title: 'PTS test results (results.json of every test: iops, tp, lat, wsat, hir, xsr, cbw, ecw, dirth)',
-    description: 'Per phase: purge outcome, WIPC bytes, loop rounds with steady-state evaluation and window averages, per-sample series, HIR bursts, DIRTH/CBW operating points and histograms. Every number can be recomputed from raw/ (digest Part A 11).',
+    description: 'Per phase: purge outcome, WIPC bytes, loop rounds with steady-state evaluation and window averages, per-sample series, HIR bursts, DIRTH/CBW operating points and histograms. Every number can be recomputed from raw/.',
     post: s => {
       // Tracking values are >= 0: a JSDoc tag on a number[] field applies to the array, not its items.
       ((prop(def(s, 'LoopTracking'), 'series').items ?? {}) as JsonSchema).minimum = 0
@@ -84,7 +84,7 @@ export const SCHEMAS: SchemaEntry[] = [
     // profiles and defaultProfile of specs/<rev>/revision.json (revision.schema.json below).
     file: 'test-program.schema.json', source: 'src/model/definition.ts', type: 'ProgramSpecFile',
     title: 'PTS test definition',
-    description: 'One PTS test (IOPS, TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH) of one spec revision, as an ordered list of phases (specs/<revision>/<test>.json; digest Part A 1, B 4-5). The profiles come from specs/<revision>/revision.json. Every duration, count and threshold lives here; values the digest marks as implementation-derived or open carry that mark in parameters.',
+    description: 'One PTS test (IOPS, TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH) of one spec revision, as an ordered list of phases (specs/<revision>/<test>.json). The profiles come from specs/<revision>/revision.json. Every duration, count and threshold lives here; every parameter carries its source (the SNIA PTS, public implementations, open, or pts\'s choice).',
     post: s => {
       // workloads and defaultWorkload come together (two optional fields that depend on each other).
       // if/then + required rather than dependentRequired: the error then points at the missing field.

@@ -2,14 +2,14 @@
  * Test definitions: every PTS test (IOPS, TP, LAT, WSAT, HIR, XSR, CBW/ECW, DIRTH) as data
  * (specs/<revision>/<test>.json, validated by schemas/test-program.schema.json). A program is an
  * ordered list of phases; every phase is run with fio through the same engine, store, steady-state
- * module and report pipeline (digest B §4, §5.2-5.8, Part A 1).
+ * module and report pipeline.
  *
  * Every duration, count and threshold lives in the spec file. Values the digest marks as
  * implementation-derived or open carry that mark in `parameters` and are printed in the report.
  */
 import type {ProfileId, ProfileParams, Revision, TestId} from './tests.js'
 
-/** One share of a block-size mix (fio bssplit), digest B §5.7. */
+/** One share of a block-size mix (fio bssplit). */
 export interface BlockSizeShare {
   /** @integer @minimum 512 @multipleOf 512 */
   blockSizeBytes: number
@@ -46,7 +46,7 @@ export interface Workload {
 
 export type LoopDimension = 'readPct' | 'blockSizeBytes' | 'threadCount' | 'queueDepth' | 'repeat'
 
-/** A steady-state tracking variable: which point of the round, which metric (digest B §3.4). */
+/** A steady-state tracking variable: which point of the round, which metric. */
 export interface ProgramTracking {
   /** @pattern ^[a-z0-9-]+$ */
   id: string
@@ -112,7 +112,7 @@ export interface LoopPhase {
   loops: Array<{
     dimension: LoopDimension
     /**
-     * In the spec's order (digest Part A 7); what a value may be depends on the dimension (scripts/schemas.ts).
+     * In the spec's order; what a value may be depends on the dimension (scripts/schemas.ts).
      * @minItems 1
      * @uniqueItems true
      */
@@ -198,7 +198,7 @@ export interface OperatingPointsPhase {
   measureSeconds: number
 }
 
-/** One measured run that records a response-time histogram (LAT's optional 2.0 histogram, digest B §5.3). */
+/** One measured run that records a response-time histogram (LAT's optional 2.0 histogram). */
 export interface HistogramPhase {
   kind: 'histogram'
   /** @pattern ^[a-z0-9-]+$ */
@@ -228,7 +228,7 @@ export interface ProgramParameter {
   source: 'spec' | 'implementation-derived' | 'open' | 'pts'
   /** User-facing: the SNIA PTS clause where one is known, or pts's choice and its reason (printed by pts plan and in the report). */
   note?: string
-  /** Internal provenance (digest sections and source tags), for developers: never printed, never stored with a run. */
+  /** Internal provenance, for developers: never printed, never stored with a run. */
   ref?: string
 }
 
@@ -243,7 +243,7 @@ export interface ProgramSpec {
   subtitle: string
   /** User-facing citation of the test in the SNIA PTS (printed by pts plan); a section number only where it is confirmed. @minLength 1 */
   clause: string
-  /** Internal provenance of the definition (digest sections), for developers: never printed. */
+  /** Internal provenance of the definition, for developers: never printed. */
   clauseRef?: string
   /** From specs/<revision>/revision.json (written once per revision). @minProperties 1 */
   profiles: Partial<Record<ProfileId, ProfileParams>>

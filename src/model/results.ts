@@ -7,9 +7,9 @@ import type {RunStatus} from './manifest.js'
 import type {ProgramTracking} from './definition.js'
 import type {ProfileId, Revision, TestId} from './tests.js'
 
-/** What pts reads of one fio job's output (engine/parse.ts; fio's units converted once, digest Part A 5). */
+/** What pts reads of one fio job's output (engine/parse.ts; fio's units converted once). */
 export interface Measurement {
-  /** Total IOPS = read IOPS + write IOPS (digest Part A 4, never mix-weighted). @minimum 0 */
+  /** Total IOPS = read IOPS + write IOPS. @minimum 0 */
   iops: number
   /** @minimum 0 */
   readIops: number
@@ -27,7 +27,7 @@ export interface Measurement {
   writeBytes: number
   /** @integer @minimum 0 */
   ioCount: number
-  /** IO-count weighted mean of read and write total latency (digest Part A 4). @minimum 0 */
+  /** IO-count weighted mean of read and write total latency. @minimum 0 */
   latMeanNs: number
   /** Maximum total latency of any IO of the point. @minimum 0 */
   latMaxNs: number
@@ -43,11 +43,11 @@ export interface Measurement {
 
 /** The criteria of a steady-state window, as the test definition or the stored run gives them. */
 export interface SteadyStateCriteria {
-  /** Rounds in the measurement window (x-4..x = 5; digest Part A 2). */
+  /** Rounds in the measurement window (x-4..x = 5). */
   windowRounds: number
-  /** Max data excursion, percent of the window average (20; digest B §3.1). */
+  /** Max data excursion, percent of the window average (20). */
   maxDataExcursionPct: number
-  /** Max slope excursion, percent of the window average (10; digest B §3.1). */
+  /** Max slope excursion, percent of the window average (10). */
   maxSlopeExcursionPct: number
 }
 
@@ -194,7 +194,7 @@ export interface LoopWindowAverage {
   writeBwBytesPerSec: number
   /** @minimum 0 */
   latMeanNs: number
-  /** Maximum over the window (digest Part A 4, B §8 item 6) and the average of the per-round maxima. @minimum 0 */
+  /** Maximum over the window and the average of the per-round maxima. @minimum 0 */
   latMaxNs: number
   /** @minimum 0 */
   latMaxAvgNs: number
@@ -306,7 +306,7 @@ export type PhaseResult =
     id: string
     title: string
     status: PhaseStatus
-    /** The criteria the run used (so the verdict can be recomputed from results.json and raw/ alone, digest Part A 11). */
+    /** The criteria the run used (so the verdict can be recomputed from results.json and raw/ alone). */
     criteria: {
       /** @integer @minimum 2 */
       windowRounds: number

@@ -20,7 +20,7 @@ export interface TestEntry {
   loadSweep: boolean
 }
 
-/** In the spec's suite order (digest B §1, §5): each test purges first, so the order sets no write history. */
+/** In the spec's suite order: each test purges first, so the order sets no write history. */
 export const TESTS = {
   iops: {title: 'IOPS', name: 'IOPS Test', claimAccess: 'random', loadSweep: false},
   tp: {title: 'TP', name: 'Throughput (TP) Test', claimAccess: 'sequential', loadSweep: false},
@@ -65,7 +65,7 @@ export function isRevision(s: string): s is Revision {
 export const REVISION_LABELS: Record<Revision, string> = {'2.0.2': 'PTS 2.0.2', 'pts-e-1.1': 'PTS-E 1.1', 'pts-c-1.2': 'PTS-C 1.2'}
 export const revisionLabel = (rev: string): string => REVISION_LABELS[rev as Revision] ?? rev
 
-/** Per-profile parameters (digest B §2.6), written once per revision in specs/<rev>/revision.json. */
+/** Per-profile parameters, written once per revision in specs/<rev>/revision.json. */
 export interface ProfileParams {
   /** Device volatile write cache required by the profile. */
   writeCache: 'enabled' | 'disabled'

@@ -1,7 +1,7 @@
 /**
  * Program expansion: (program spec, options, target) -> every phase a run will do, with concrete
  * workloads, scaled durations, the points of each loop in the spec's order, the timeline with its
- * minimum and maximum duration, and the compliance verdict. Pure (digest B §4-5, Part A 6, 7, 10).
+ * minimum and maximum duration, and the compliance verdict. Pure.
  */
 import {PlanError} from '../errors.js'
 import * as M from '../messages.js'
@@ -169,7 +169,7 @@ function resolveWorkload(w: Workload, selected: Workload | null, opts: ProgramOp
 
 const bsId = (bs: number) => (bs % 1024 === 0 ? `${bs / 1024}k` : `${bs}b`)
 
-/** The points of one round of a loop phase, outer loop first, in the spec's value order (digest Part A 7). */
+/** The points of one round of a loop phase, outer loop first, in the spec's value order. */
 export function expandLoopPoints(base: ResolvedWorkload, loops: Array<{dimension: LoopDimension; values: number[]}>): ProgramPoint[] {
   let combos: Array<Partial<Record<LoopDimension, number>>> = [{}]
   for (const l of loops) combos = combos.flatMap(c => l.values.map(v => ({...c, [l.dimension]: v})))

@@ -1,7 +1,7 @@
 /**
  * The CSV exports of stored runs of every test (test/fixtures/runs/golden-*, iops-file-short and
  * the runs of an older pts, runs-v1), read back by a strict RFC 4180 parser and, when python3 is
- * installed, by Python's csv module and pandas.read_csv (skipped, and said so, without them).
+ * installed, by Python's csv module and pandas.read_csv (.ci/setup installs both; without them these tests fail and say what to install).
  */
 import {expect} from 'chai'
 import {spawnSync} from 'node:child_process'
@@ -156,7 +156,7 @@ describe('CSV exports (report.csv, report-windows.csv, report-histograms.csv)', 
     const pandasPython = ['python3', '/usr/bin/python3'].find(p => spawnSync(p, ['-c', 'import pandas'], {encoding: 'utf8'}).status === 0)
     const dir = join(RUNS, 'golden-iops')
     it('python3 csv.reader: one header, equal row widths, values as floats', function () {
-      if (python.status !== 0) this.skip()
+      if (python.status !== 0) throw new Error('python3 is not installed: apt-get install python3 (bash .ci/setup installs it)')
       const tmp = mkdtempSync(join(tmpdir(), 'pts-csv-'))
       try {
         const r = results(dir)
@@ -185,7 +185,7 @@ print(json.dumps(out))
       } finally { rmSync(tmp, {recursive: true, force: true}) }
     })
     it('pandas.read_csv: numeric dtypes, and the window averages by a groupby', function () {
-      if (!pandasPython) this.skip()
+      if (!pandasPython) throw new Error('no python3 with pandas: apt-get install python3-pandas (bash .ci/setup installs it)')
       const tmp = mkdtempSync(join(tmpdir(), 'pts-csv-'))
       try {
         const r = results(dir)
