@@ -3,7 +3,7 @@
  *
  * 1. Synthesizes a 25-round IOPS run by cloning the fixture's 6 rounds (results.json and raw/) into
  *    a temp dir (timing only: the numbers repeat), then renders it to PDF + HTML through the CLI
- *    (`node bin/dev.js report`), sampling every 100 ms the PSS (/proc/<pid>/smaps_rollup) summed
+ *    (`node bin/run.js report`, the built pts a user runs; `BENCH_PTS_BIN=bin/dev.js` for the sources), sampling every 100 ms the PSS (/proc/<pid>/smaps_rollup) summed
  *    over the whole process tree (node + Chromium's processes). Targets: <= 5 s, <= 1 GiB. The
  *    1-minute load average before and after is recorded (BENCH_LABEL names the results file).
  * 2. A 100,000-point series chart: spec + SVG time with min/max downsampling, compared with a
@@ -134,7 +134,8 @@ try {
   const outDir = join(tmp, 'out')
   mkdirSync(outDir)
   const loadBefore = loadavg()[0]
-  const render = await measured([join(ROOT, 'bin/dev.js'), 'report', runDir, '--format', 'pdf,html', '--out', outDir])
+  const ptsBin = process.env.BENCH_PTS_BIN ?? 'bin/run.js'
+  const render = await measured([join(ROOT, ptsBin), 'report', runDir, '--format', 'pdf,html', '--out', outDir])
   const loadAfter = loadavg()[0]
   if (render.code !== 0) throw new Error(`report failed (${render.code}): ${render.stderr}`)
   const pdfInfo = await new Promise<string>(res => {
@@ -154,7 +155,7 @@ try {
     date: new Date().toISOString(),
     host: {cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', memoryBytes: totalmem(), node: process.version, load1Before: +loadBefore.toFixed(2), load1After: +loadAfter.toFixed(2)},
     report25Rounds: {
-      command: 'node bin/dev.js report <25-round run> --format pdf,html',
+      command: `node ${ptsBin} report <25-round run> --format pdf,html`,
       wallSec: +(render.wallMs / 1000).toFixed(2), peakPssMiB: +render.peakPssMiB.toFixed(0), peakRssMiB: +render.peakRssMiB.toFixed(0),
       maxProcesses: render.maxProcs, pages,
       pdfBytes: readFileSync(join(outDir, 'report.pdf')).length, htmlBytes: readFileSync(join(outDir, 'report.html')).length,

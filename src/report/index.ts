@@ -151,10 +151,17 @@ async function writeReport(paths: Partial<Record<ReportFormat, string>>, model: 
 export async function renderReport(runDir: string, opts: RenderOptions): Promise<{files: string[]; warnings?: string[]}> {
   const formats = [...new Set(opts.formats.length > 0 ? opts.formats : DEFAULT_FORMATS)]
   const generatedAt = opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
-  const run = loadRun(runDir)
-  const builder = PROGRAM_PAGE_BUILDERS[run.results.test]
-  if (!builder) throw new RunDirError(M.runDir.noReportPages(run.results.test))
-  const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt}, builder)
-  const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => csvFiles(run.results), async () => model.charts)
-  return run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files}
+  // Chromium starts while the run is read and the charts are drawn (closed in writeReport, or below on an error before it)
+  const warm = formats.includes('pdf') && existsSync((await import('./pdf.js')).chromiumPath())
+  if (warm) (await import('./pdf.js')).warmBrowser()
+  try {
+    const run = loadRun(runDir)
+    const builder = PROGRAM_PAGE_BUILDERS[run.results.test]
+    if (!builder) throw new RunDirError(M.runDir.noReportPages(run.results.test))
+    const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt}, builder)
+    const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => csvFiles(run.results), async () => model.charts)
+    return run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files}
+  } finally {
+    if (warm) await (await import('./pdf.js')).closeBrowser()
+  }
 }

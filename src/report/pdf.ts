@@ -41,6 +41,17 @@ async function launch(): Promise<{browser: Browser; home: string}> {
   }
 }
 
+/**
+ * Start Chromium now, without waiting for it: its start-up (a separate process) then overlaps
+ * the work that comes before the first print (reading the run, drawing the charts). A launch
+ * failure is reported by the htmlToPdf() that follows; closeBrowser() ends it either way.
+ */
+export function warmBrowser(): void {
+  if (browser) return
+  browser = launch()
+  browser.catch(() => {})
+}
+
 /** Print self-contained HTML to an A4 PDF; returns the PDF bytes. */
 export async function htmlToPdf(html: string): Promise<Uint8Array> {
   browser ??= launch()
