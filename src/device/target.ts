@@ -103,7 +103,9 @@ export function refusals(t: ResolvedTarget, confirmation: string | undefined): s
     // An existing non-empty file is only overwritten when the operator names it.
     if (t.createBytes === null || existsSync(t.path)) {
       const size = existsSync(t.path) ? statSync(t.path).size : 0
-      if (size > 0 && !confirms(confirmation, {path: t.path, name: t.path, serial: null})) {
+      // the operator may name the file as given (relative, or with file:) or by its absolute path
+      const named = confirmation?.trim() ? resolve(confirmation.trim().replace(/^file:/, '')) : undefined
+      if (size > 0 && !confirms(named, {path: t.path, name: t.path, serial: null})) {
         return [`file ${t.path} exists and holds ${size} bytes; pts overwrites it (pass --yes-destroy-data ${t.path} to confirm)`]
       }
     }

@@ -1,5 +1,9 @@
 import {expect} from 'chai'
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {blockDeviceRefusals, confirms, type BlockFacts} from '../../src/device/safety.js'
+import {refusals, type ResolvedTarget} from '../../src/device/target.js'
+import {useTmpDir} from '../helpers/tmp.js'
 
 const clean: BlockFacts = {path: '/dev/sdb', name: 'sdb', type: 'disk', serial: 'WD-WX12345678', readOnly: false, mountpoints: [], swap: false, partitions: [], holders: [], childrenMounted: []}
 
@@ -30,5 +34,29 @@ describe('safety gate rules (issue 2 item 9)', () => {
     expect(confirms('/dev/sdc', clean)).to.equal(false)
     expect(confirms(undefined, clean)).to.equal(false)
     expect(confirms('', {...clean, serial: ''})).to.equal(false)
+  })
+})
+
+describe('safety gate of an existing file target', () => {
+  const tmp = useTmpDir('pts-safety-file-')
+  const target = (path: string) => ({kind: 'file', path, sizeBytes: 4096, identity: {} as ResolvedTarget['identity'], facts: null, device: null, nonCompliant: [], createBytes: 4096}) as ResolvedTarget
+
+  it('is confirmed by the path as the operator typed it (relative, with or without file:) or absolute; not by another file', () => {
+    const dir = tmp()
+    const abs = join(dir, 'demo.img')
+    writeFileSync(abs, Buffer.alloc(4096, 1))
+    const t = target(abs)
+    const cwd = process.cwd()
+    process.chdir(dir)
+    try {
+      expect(refusals(t, 'demo.img')).to.deep.equal([])
+      expect(refusals(t, 'file:demo.img')).to.deep.equal([])
+      expect(refusals(t, `./demo.img`)).to.deep.equal([])
+      expect(refusals(t, abs)).to.deep.equal([])
+      expect(refusals(t, 'other.img').join('\n')).to.match(/exists and holds 4096 bytes/)
+      expect(refusals(t, undefined).join('\n')).to.match(/pass --yes-destroy-data /)
+    } finally {
+      process.chdir(cwd)
+    }
   })
 })
