@@ -7,8 +7,8 @@
  * one fio process started per point; see bench/.)
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {accessSync, constants, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, chmodSync} from 'node:fs'
+import {getPriority, setPriority, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {FioFailedError, MissingToolError} from '../errors.js'
 import * as M from '../messages.js'
@@ -51,6 +51,9 @@ export function gateNote(): string {
     '# step. Those times are results.json startNs/endNs. The exact hook lines of each job are in its',
     '# JSON output (raw/**.json, "job options": exec_prerun, exec_postrun). fio ran each job with',
     '# --output-format=json (json+ for histogram steps) in the <gate> folder.',
+    `# pts starts fio at nice ${FIO_NICE} (ahead of ordinary processes, so that a busy host delays the`,
+    '# hand-over between steps less), or at its own nice value when pts itself was started with a',
+    '# positive one (nice -n 19 pts ...). The nice value does not change the workload.',
     '#',
     '# To repeat a step: fio <job>.fio (it writes to the target named in filename=).',
     '# Job files written by pts versions before this file existed carry the two lines themselves;',
@@ -60,6 +63,45 @@ export function gateNote(): string {
     ...GATE_SCRIPT.trimEnd().split('\n').map(l => `#   ${l}`),
     '',
   ].join('\n')
+}
+
+/** The nice value fio starts at when pts runs at nice 0 (root; fio's own job option nice= is not used: the stored workload stays as written). */
+export const FIO_NICE = -10
+
+/**
+ * The nice value to start fio at, given pts's own: FIO_NICE, or pts's own when that is already
+ * lower; and pts's own when it is positive (the operator asked pts to yield to other work).
+ */
+export function fioNice(current: number): number {
+  return current > 0 ? current : Math.min(current, FIO_NICE)
+}
+
+/**
+ * Run `spawnNow` (a synchronous spawn) with this thread's nice value set to fioNice() of it, so
+ * the child starts at that value from its first instruction (setting it after the spawn can come
+ * after fio has forked its job processes, which keep the old value), then set it back. Without
+ * the privilege to lower it (not root), the child inherits pts's value.
+ */
+export function spawnNiced<T>(spawnNow: () => T): T {
+  const before = getPriority()
+  const want = fioNice(before)
+  let changed = false
+  if (want !== before) {
+    try { setPriority(want); changed = true } catch { /* no CAP_SYS_NICE: fio runs at pts's nice value */ }
+  }
+  try {
+    return spawnNow()
+  } finally {
+    if (changed) try { setPriority(before) } catch { /* raising it back is always allowed */ }
+  }
+}
+
+/** The folder for gate folders: /dev/shm when it is a writable directory (the hooks' files never wait on a disk), else the temp dir. */
+export function gateParent(): string {
+  try {
+    if (statSync('/dev/shm').isDirectory()) { accessSync('/dev/shm', constants.W_OK); return '/dev/shm' }
+  } catch { /* no /dev/shm */ }
+  return tmpdir()
 }
 
 export function findFio(): {path: string; version: string} {
@@ -109,7 +151,7 @@ export class FioEngine {
   }
 
   constructor(readonly fioPath: string) {
-    this.gateDir = mkdtempSync(join(tmpdir(), 'pts-gate-'))
+    this.gateDir = mkdtempSync(join(gateParent(), 'pts-gate-'))
     const script = join(this.gateDir, 'gate.sh')
     writeFileSync(script, GATE_SCRIPT)
     chmodSync(script, 0o755)
@@ -165,11 +207,11 @@ export class FioEngine {
     const partialJsonPath = `${jsonPath}.partial`
     rmSync(partialJsonPath, {force: true})
     // json+ adds the completion-latency histogram bins (response-time histograms, digest B §5.7-5.8)
-    const child = spawn(this.fioPath, [`--output-format=${format}`, `--output=${partialJsonPath}`, jobPath], {
+    const child = spawnNiced(() => spawn(this.fioPath, [`--output-format=${format}`, `--output=${partialJsonPath}`, jobPath], {
       cwd: this.gateDir, // exec_prerun/postrun output files land here
       detached: true, // own process group: cancel() reaches fio's job processes and hooks
       stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    }))
     let stderr = ''
     child.stderr!.on('data', d => { stderr = (stderr + d).slice(-20_000) })
     child.stdout!.on('data', d => { stderr = (stderr + d).slice(-20_000) })
