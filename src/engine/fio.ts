@@ -51,9 +51,9 @@ export function gateNote(): string {
     '# step. Those times are results.json startNs/endNs. The exact hook lines of each job are in its',
     '# JSON output (raw/**.json, "job options": exec_prerun, exec_postrun). fio ran each job with',
     '# --output-format=json (json+ for histogram steps) in the <gate> folder.',
-    `# pts starts fio at nice ${FIO_NICE} (ahead of ordinary processes, so that a busy host delays the`,
-    '# hand-over between steps less), or at its own nice value when pts itself was started with a',
-    '# positive one (nice -n 19 pts ...). The nice value does not change the workload.',
+    `# pts runs the steps, and starts fio, at nice ${FIO_NICE} (ahead of ordinary processes, so that a busy`,
+    '# host delays the hand-over between steps less), or at its own nice value when pts itself was',
+    '# started with a positive one (nice -n 19 pts ...). The nice value does not change the workload.',
     '#',
     '# To repeat a step: fio <job>.fio (it writes to the target named in filename=).',
     '# Job files written by pts versions before this file existed carry the two lines themselves;',
@@ -94,6 +94,13 @@ export function spawnNiced<T>(spawnNow: () => T): T {
   } finally {
     if (changed) try { setPriority(before) } catch { /* raising it back is always allowed */ }
   }
+}
+
+/** Set this thread's nice value to fioNice() of it for good (no privilege: left as it is). */
+export function raiseToFioNice(): void {
+  const now = getPriority()
+  const want = fioNice(now)
+  if (want !== now) try { setPriority(want) } catch { /* not root: unchanged */ }
 }
 
 /** The folder for gate folders: /dev/shm when it is a writable directory (the hooks' files never wait on a disk), else the temp dir. */
@@ -151,6 +158,10 @@ export class FioEngine {
   }
 
   constructor(readonly fioPath: string) {
+    // The process that starts each step ahead and hands over between steps runs at fio's nice
+    // value too (on a busy host a late runner is a late next step); never raised above a
+    // positive value the operator gave pts.
+    raiseToFioNice()
     this.gateDir = mkdtempSync(join(gateParent(), 'pts-gate-'))
     const script = join(this.gateDir, 'gate.sh')
     writeFileSync(script, GATE_SCRIPT)
