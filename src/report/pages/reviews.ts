@@ -102,8 +102,10 @@ export function fourCornersPages(input: ProgramReportInput): ProgramSection {
   pages.push({kind: 'table', title: 'FOUR-CORNERS - Tabular Data', tables: [{heading: 'Each corner: MB/s, IOPS and mean response time',
     columns: ['Corner', 'MB/s', 'IOPS', 'Mean ms', 'Max ms'], rows: corners.map(p => ({label: p.label, cells: [fmtMBps(p.bwBytesPerSec), int(p.iops), ms(p.latMeanNs), ms(p.latMaxNs)]})),
     note: 'MB/s is decimal (10^6 B/s). Compressible vs incompressible: the same RND 4KiB W at QD 3 with fio buffer compression on and off.'}]})
-  pages.push({kind: 'chart', title: 'FOUR-CORNERS - MB/s', chart: barChart(corners.map(p => ({category: p.id, series: p.label.includes('compressible data') && !p.label.includes('incompressible') ? 'compressible' : 'incompressible', value: p.bwBytesPerSec / 1e6})), {xTitle: 'Corner', yTitle: 'MB/s'}),
-    note: corners.map(p => `${p.id}: ${p.label}`).join('; ')})
+  const compressible = (p: StepResult) => /\d+ % compressible data/.test(p.label)
+  const short = (p: StepResult) => `${p.label.slice(0, 3)} ${p.readPct === 100 ? 'R' : 'W'} QD${p.queueDepth}${compressible(p) ? ' comp.' : ''}`
+  pages.push({kind: 'chart', title: 'FOUR-CORNERS - MB/s', chart: barChart(corners.map(p => ({category: short(p), series: 'MB/s', value: p.bwBytesPerSec / 1e6})), {xTitle: 'Corner', yTitle: 'MB/s'}),
+    note: corners.map(p => `${short(p)}: ${p.label}`).join('; ')})
   if (seeks) {
     const bins = seeks.latBins ?? []
     const pct = (q: number) => percentileFromBins(bins, q)
