@@ -151,10 +151,10 @@ async function writeReport(paths: Partial<Record<ReportFormat, string>>, model: 
 export async function renderReport(runDir: string, opts: RenderOptions): Promise<{files: string[]; warnings?: string[]}> {
   const formats = [...new Set(opts.formats.length > 0 ? opts.formats : DEFAULT_FORMATS)]
   const generatedAt = opts.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')
-  const run = loadRun(runDir)
+  const run = loadRun(runDir, {inProgress: true})
   const builder = PROGRAM_PAGE_BUILDERS[run.results.test]
   if (!builder) throw new RunDirError(M.runDir.noReportPages(run.results.test))
-  const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt}, builder)
+  const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt, inProgress: run.inProgress ? {...run.inProgress, runDir: run.runDir} : null}, builder)
   const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => csvFiles(run.results), async () => model.charts)
   return run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files}
 }
