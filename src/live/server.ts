@@ -14,8 +14,8 @@ import {randomBytes, timingSafeEqual} from 'node:crypto'
 import {existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync} from 'node:fs'
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import {dirname, extname, join, relative, resolve, sep} from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {isIP} from 'node:net'
+import {createRequire} from 'node:module'
 import {PtsError} from '../errors.js'
 import {expandProgram} from '../plan/expand.js'
 import type {ProfileId, Revision} from '../model/tests.js'
@@ -72,8 +72,9 @@ export class LiveServer {
 
   constructor(root: string, readonly opts: {host: string; port: number; token: string | null}) {
     this.root = realpathSync(resolve(root))
-    const vega = dirname(fileURLToPath(import.meta.resolve('vega')))
-    const vl = dirname(fileURLToPath(import.meta.resolve('vega-lite')))
+    const require = createRequire(import.meta.url)
+    const vega = dirname(require.resolve('vega'))
+    const vl = dirname(require.resolve('vega-lite'))
     this.vendor = {'/vendor/vega.min.js': join(vega, 'vega.min.js'), '/vendor/vega-lite.min.js': join(vl, 'vega-lite.min.js')}
   }
 

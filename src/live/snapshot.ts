@@ -9,6 +9,7 @@
 import {stepsOf} from '../analysis/steps.js'
 import {lineChart} from '../report/charts/generic.js'
 import type {RunManifest} from '../model/manifest.js'
+import type {ProgramTracking} from '../model/definition.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
 import {testName} from '../model/tests.js'
 import {formatDuration} from '../units.js'
@@ -260,8 +261,9 @@ export function unreadableRow(id: string, group: string, path: string, why: stri
   }
 }
 
-const METRIC_UNIT: Record<string, {unit: string; scale: number}> = {
-  iops: {unit: 'IOPS', scale: 1}, bw: {unit: 'MB/s', scale: 1e-6}, latMean: {unit: 'ms', scale: 1e-6}, latMax: {unit: 'ms', scale: 1e-6}, latP99999: {unit: 'ms', scale: 1e-6},
+/** The unit a tracking metric (model/definition.ts ProgramTracking) is shown in, and its scale from the stored value. */
+const METRIC_UNIT: Record<ProgramTracking['metric'], {unit: string; scale: number}> = {
+  iops: {unit: 'IOPS', scale: 1}, bwBytesPerSec: {unit: 'MB/s', scale: 1e-6}, writeBwBytesPerSec: {unit: 'MB/s', scale: 1e-6}, latMeanNs: {unit: 'ms', scale: 1e-6},
 }
 
 /** The detail of a run: convergence of every loop with data, every step's values, and their charts. */
@@ -281,10 +283,10 @@ export function liveDetail(r: ProgramResults): LiveRunDetail {
     iops: s.step.iops, mbps: s.step.bwBytesPerSec / 1e6, latMeanMs: s.step.latMeanNs / 1e6,
   }))
   const charts: LiveChart[] = []
-  for (const c of convergence) {
+  for (const c of convergence.filter(x => x.variables.some(v => v.values.length > 0))) {
     const byUnit = new Map<string, Array<{x: number; y: number; series: string}>>()
     for (const v of c.variables) {
-      const u = METRIC_UNIT[v.metric] ?? {unit: v.metric, scale: 1}
+      const u = METRIC_UNIT[v.metric as ProgramTracking['metric']] ?? {unit: 'as stored', scale: 1}
       const rows = byUnit.get(u.unit) ?? []
       rows.push(...v.values.map(x => ({x: x.round, y: x.value * u.scale, series: v.label})))
       byUnit.set(u.unit, rows)
@@ -300,8 +302,13 @@ export function liveDetail(r: ProgramResults): LiveRunDetail {
   }
   if (points.length > 0) {
     const phases = [...new Set(points.map(p => p.phase))]
-    charts.push({title: 'IOPS of every fio step, in run order', spec: lineChart(points.map(p => ({x: p.n, y: p.iops, series: p.phase})), {xTitle: 'Step', yTitle: 'IOPS', series: phases, height: 200}) as unknown as Record<string, unknown>})
-    charts.push({title: 'Mean response time of every fio step, in run order', spec: lineChart(points.map(p => ({x: p.n, y: p.latMeanMs, series: p.phase})), {xTitle: 'Step', yTitle: 'ms', series: phases, height: 200}) as unknown as Record<string, unknown>})
+    const perPoint = (title: string, y: (p: LivePoint) => number, unit: string): LiveChart => {
+      const spec = lineChart(points.map(p => ({x: p.n, y: y(p), series: p.phase})), {xTitle: 'Test point (fio job, in run order)', yTitle: unit, series: phases, height: 200}) as unknown as {encoding: {x: {axis: object}}}
+      spec.encoding.x.axis = {format: 'd', tickMinStep: 1}
+      return {title, spec: spec as unknown as Record<string, unknown>}
+    }
+    charts.push(perPoint('IOPS of every test point stored, in run order', p => p.iops, 'IOPS'))
+    charts.push(perPoint('Mean response time of every test point stored, in run order', p => p.latMeanMs, 'ms'))
   }
   return {convergence, points, charts}
 }

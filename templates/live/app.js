@@ -47,6 +47,25 @@ function factsHtml(r) {
   return `<h2>${esc(r.id)}</h2><dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`
 }
 
+const CONV_WORDS = {steady: 'steady state reached', 'not-steady': 'not steady in the window', 'not-yet': 'not enough complete rounds yet'}
+
+function convergenceHtml(detail) {
+  if (!detail || detail.convergence.length === 0) return ''
+  return `<h2>Steady-state convergence</h2><ul>${detail.convergence.map(c => {
+    const rounds = Math.max(0, ...c.variables.map(v => v.values.length))
+    const win = c.window ? `; measurement window rounds ${c.window.fromRound}-${c.window.toRound}` : ''
+    const wait = rounds === 0 ? ' Its chart appears when round 1 is complete.' : ''
+    return `<li>${esc(c.title)}: ${esc(CONV_WORDS[c.status] ?? c.status)} (${rounds} complete round${rounds === 1 ? '' : 's'}, the window is ${c.windowRounds} rounds${esc(win)}).${wait}</li>`
+  }).join('')}</ul>`
+}
+
+function lastPointsHtml(detail) {
+  if (!detail || detail.points.length === 0) return ''
+  const last = detail.points.slice(-8).reverse()
+  return `<h2>Last test points stored</h2><table class="points"><thead><tr><th>#</th><th>Test point</th><th>Finished</th><th>IOPS</th><th>MB/s</th><th>Mean response time (ms)</th></tr></thead><tbody>${
+    last.map(p => `<tr><td>${p.n}</td><td>${esc(p.what)}</td><td>${esc(new Date(p.finishedAt).toLocaleTimeString())}</td><td>${Math.round(p.iops).toLocaleString()}</td><td>${p.mbps.toFixed(1)}</td><td>${p.latMeanMs.toFixed(3)}</td></tr>`).join('')}</tbody></table>`
+}
+
 async function drawCharts(el, charts) {
   for (const v of views) v.finalize()
   views = []
@@ -73,10 +92,12 @@ async function render(state) {
     let facts = d.querySelector('.facts-wrap')
     let charts = d.querySelector('.charts')
     if (!facts || !charts) {
-      d.innerHTML = '<div class="facts-wrap"></div><div class="charts"></div>'
+      d.innerHTML = '<div class="facts-wrap"></div><div class="conv"></div><div class="charts"></div><div class="last"></div>'
       facts = d.querySelector('.facts-wrap'); charts = d.querySelector('.charts'); lastCharts = ''
     }
     facts.innerHTML = factsHtml(s.row)
+    d.querySelector('.conv').innerHTML = convergenceHtml(s.detail)
+    d.querySelector('.last').innerHTML = lastPointsHtml(s.detail)
     const c = s.detail ? s.detail.charts : []
     const key = JSON.stringify(c)
     if (key !== lastCharts) {
