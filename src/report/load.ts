@@ -30,7 +30,7 @@ export interface LoadedRun {
   /** Why a present claims.json was left out (invalid, of another run), else null. */
   claimsWarning: string | null
   /** A run whose files say "running" (loadRun with inProgress: true): whether its pts process is alive (null: made on another host); else null. */
-  inProgress: {alive: boolean | null} | null
+  inProgress: {alive: boolean | null; runDir: string} | null
 }
 
 /** Every file under raw/, sorted by relative path, with its size and SHA-256 (the same walk as the seal). */
@@ -66,5 +66,5 @@ export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean; raw
   // and a 25-round run has ~2,800 raw files.
   let rawFiles = opts.rawFiles
   return {runDir, manifest, results, get rawFiles() { return (rawFiles ??= hashRawFiles(runDir)) }, claims: claims.result, claimsWarning: claims.warning,
-    inProgress: running ? {alive: runProcessAlive(runDir, manifest)} : null}
+    inProgress: running ? {alive: runProcessAlive(runDir, manifest), runDir} : null}
 }

@@ -101,7 +101,7 @@ describe('pts serve: the live page in real Chromium', function () {
     expect(await cell(`${row} td:nth-child(8)`), 'time left').to.match(/\d/)
     await page.waitForSelector('#detail .chart svg', {timeout: 30_000})
     // once round 1 is complete: its convergence chart, and the round count rises
-    await page.waitForFunction(() => [...document.querySelectorAll('#detail .chart h3')].some(h => /steady-state convergence/.test(h.textContent ?? '')), {timeout: 60_000, polling: 250})
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('#detail .chart h3')).some(h => /steady-state convergence/.test(h.textContent ?? '')), {timeout: 60_000, polling: 250})
     await page.waitForFunction(() => /^[2-9]\d* of at most 25$/.test(document.querySelector('#detail .round')?.textContent ?? ''), {timeout: 30_000, polling: 250})
     if (process.env.PTS_LIVE_SCREENSHOT) await page.screenshot({path: process.env.PTS_LIVE_SCREENSHOT, fullPage: true})
 
