@@ -17,14 +17,13 @@ import {dirname, extname, join, relative, resolve, sep} from 'node:path'
 import {isIP} from 'node:net'
 import {createRequire} from 'node:module'
 import {PtsError} from '../errors.js'
-import {expandProgram} from '../plan/expand.js'
-import type {ProfileId, Revision} from '../model/tests.js'
+import {expandProgram, storedRunOptions} from '../plan/expand.js'
 import type {RunManifest} from '../model/manifest.js'
 import type {ProgramResults} from '../model/results.js'
 import {readStoredRun} from '../store/read.js'
 import {loadProgramSpec} from '../store/spec-files.js'
 import {runProcessAlive} from '../store/lock.js'
-import {liveDetail, liveRow, unreadableRow, type LiveRunRow, type ServeStateJson, type TimelineFacts} from './snapshot.js'
+import {liveDetail, liveRow, unreadableRow, type LiveRunDetail, type LiveRunRow, type ServeStateJson, type TimelineFacts} from './snapshot.js'
 
 export const LIVE_DIR = new URL('../../templates/live/', import.meta.url)
 
@@ -40,20 +39,16 @@ interface CachedRun {
   manifest: RunManifest
   results: ProgramResults
   timeline: TimelineFacts | null
+  /** The detail, built when first asked for (the files are re-read, and this rebuilt, only when they change). */
+  detail?: LiveRunDetail
 }
 
 /** The plan's timeline of a stored run (the same expansion as `pts resume`), null when the definition no longer matches. */
 function timelineOf(m: RunManifest, r: ProgramResults): TimelineFacts | null {
   try {
     const spec = loadProgramSpec(r.test, r.revision)
-    const p = r.parameters
     const purge = r.phases.find(x => x.kind === 'purge') as {method: string; deviation: string | null} | undefined
-    const plan = expandProgram(spec, {
-      revision: r.revision as Revision, profile: r.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
-      pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState ?? 'stop', roundCap: p.roundCap ?? p.maxRounds,
-      wipcMultiple: p.wipcMultiple ?? null, timeScale: p.timeScale, ioengine: p.ioengine, seed: p.seed, workload: p.workload,
-      ceilingMs: p.ceilingMs, maxSeconds: p.maxSeconds, maxWrittenBytes: p.maxWrittenBytes, steadyStateExit: p.steadyStateExit,
-    }, {kind: m.target.kind, path: m.target.path, sizeBytes: m.target.sizeBytes, logicalSectorBytes: m.target.identity.logicalSectorBytes,
+    const plan = expandProgram(spec, storedRunOptions(r), {kind: m.target.kind, path: m.target.path, sizeBytes: m.target.sizeBytes, logicalSectorBytes: m.target.identity.logicalSectorBytes,
       purge: {method: purge?.method ?? 'none', deviation: purge?.deviation ?? null}})
     return {phases: plan.timeline.map((t, k) => ({phase: t.phase, title: t.title, minSec: t.minSec, maxSec: t.maxSec,
       dependsOnDevice: plan.phases[k]?.kind === 'purge' || plan.phases[k]?.kind === 'wipc'}))}
@@ -150,7 +145,7 @@ export class LiveServer {
       else row = liveRow({id, group: folder, path, manifest: c.manifest, results: c.results, alive: c.manifest.status === 'running' ? runProcessAlive(path, c.manifest) : false, timeline: c.timeline, now})
       if (!groups.has(folder)) groups.set(folder, [])
       groups.get(folder)!.push(row)
-      if (id === selected) sel = {row, detail: typeof c === 'string' ? null : liveDetail(c.results)}
+      if (id === selected) sel = {row, detail: typeof c === 'string' ? null : (c.detail ??= liveDetail(c.results))}
     }
     return {at: now, root: this.root, groups: [...groups].map(([folder, runs]) => ({folder, kind: this.folderKind(folder), runs})), selected: sel}
   }
