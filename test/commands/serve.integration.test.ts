@@ -120,6 +120,7 @@ describe('pts serve: the live page in real Chromium', function () {
       && (document.querySelector('#detail [data-state]') as HTMLElement | null)?.dataset.state === 'stopped', {timeout: 30_000, polling: 200}, row)
     expect(await cell('#detail code.resume')).to.equal(`pts resume ${dir}`)
     expect(await cell('#detail .state')).to.match(/^stopped: its pts process \(pid \d+\) is gone/)
+    if (process.env.PTS_LIVE_SCREENSHOT) await page.screenshot({path: process.env.PTS_LIVE_SCREENSHOT.replace(/\.png$/, '-stopped.png'), fullPage: true})
 
     // the API: its schema, and the selected run's row is the list's row from the same read
     const s = await state('lab1/a')
@@ -151,6 +152,7 @@ describe('pts serve: the live page in real Chromium', function () {
     await page.waitForFunction(() => (document.querySelector('#detail') as HTMLElement).dataset.runId === 'lab2/b', {timeout: 15_000, polling: 200})
     expect(await cell('#detail .state')).to.match(/^failed: fio failed/)
     expect(await cell('#detail code.resume')).to.equal(`pts resume ${dir}`)
+    if (process.env.PTS_LIVE_SCREENSHOT) await page.screenshot({path: process.env.PTS_LIVE_SCREENSHOT.replace(/\.png$/, '-failed.png'), fullPage: true})
   })
 
   it('answers only GET and HEAD, and reads nothing outside the served folder', async () => {
