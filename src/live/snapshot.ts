@@ -66,7 +66,7 @@ export interface LiveRunRow {
   verdict: string
   /** @format date-time */
   startedAt: string | null
-  /** The last stored step's end, or the run's start. @format date-time */
+  /** When the last test point stored ended; null before the first. @format date-time */
   updatedAt: string | null
   /** The run's error message (failed runs), or why its files could not be read. */
   error: string | null
@@ -156,7 +156,7 @@ function stateOf(i: SnapshotInput): {state: LiveState; text: string; resume: boo
   if (status === 'failed') return {state: 'failed', text: `failed: ${m.error?.message ?? 'the run stopped with an error'}`, resume: true}
   if (status === 'interrupted') return {state: 'interrupted', text: 'interrupted (stopped by a signal or Ctrl-C)', resume: true}
   if (i.alive === true) return {state: 'running', text: `running (pid ${m.pid})`, resume: false}
-  if (i.alive === false) return {state: 'stopped', text: `stopped: its pts process (pid ${m.pid}) is gone; the run was killed or its host restarted`, resume: true}
+  if (i.alive === false) return {state: 'stopped', text: `stopped: its pts process (pid ${m.pid}) is gone; the run was killed, crashed or its host restarted`, resume: true}
   return {state: 'unknown', text: `marked running by pts on ${m.host.hostname}; this host cannot check that process`, resume: false}
 }
 
@@ -247,7 +247,7 @@ export function liveRow(i: SnapshotInput): LiveRunRow {
     eta: st.state === 'running' && i.timeline && phase ? etaOf(r, i.timeline, cur, i.now) : null,
     verdict: verdictOf(r),
     startedAt: m.createdAt,
-    updatedAt: lastEnd ?? m.createdAt,
+    updatedAt: lastEnd,
     error: st.state === 'failed' ? (m.error?.message ?? null) : null,
   }
 }

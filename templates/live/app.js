@@ -6,6 +6,7 @@ const POLL_MS = 2000
 const STATE_WORDS = {running: 'Running', stopped: 'Stopped', interrupted: 'Interrupted', failed: 'Failed', complete: 'Complete', unknown: 'Not known', unreadable: 'Cannot be read'}
 let selected = decodeURIComponent(location.hash.slice(1)) || null
 let lastCharts = ''
+let lastList = ''
 let views = []
 
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c]))
@@ -41,7 +42,7 @@ function factsHtml(r) {
     ['Phase', esc(r.phase ? `${r.phase}, phase ${r.phaseNumber} of ${r.phaseCount}` : '')],
     ['Round', `<span class="round">${esc(roundText(r))}</span>`], ['Test points stored', `<span class="steps">${r.steps}</span>`],
     ['Time left', esc(etaText(r) || (r.state === 'running' ? 'not known' : 'none: the run is not running'))],
-    ['Steady state so far', esc(r.verdict)], ['Started', esc(when(r.startedAt))], ['Last test point stored', esc(when(r.updatedAt))],
+    ['Steady state so far', esc(r.verdict)], ['Started', esc(when(r.startedAt))], ['Last test point stored', esc(r.updatedAt ? when(r.updatedAt) : 'none yet')],
     ['Folder', esc(r.path)],
   ]
   return `<h2>${esc(r.id)}</h2><dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`
@@ -80,9 +81,15 @@ async function drawCharts(el, charts) {
 
 async function render(state) {
   document.getElementById('where').textContent = state.root
-  document.getElementById('list').innerHTML = listHtml(state)
-  for (const tr of document.querySelectorAll('tr.run')) {
-    const pick = () => { selected = tr.dataset.runId; location.hash = encodeURIComponent(selected); lastCharts = ''; void poll() }
+  const list = listHtml(state)
+  if (list !== lastList) {
+    // redrawn only when something in it changed (a click or the keyboard focus is not lost in between)
+    lastList = list
+    document.getElementById('list').innerHTML = list
+  }
+  for (const tr of document.querySelectorAll('tr.run:not([data-wired])')) {
+    tr.dataset.wired = '1'
+    const pick = () => { selected = tr.dataset.runId; location.hash = encodeURIComponent(selected); lastCharts = ''; lastList = ''; void poll() }
     tr.addEventListener('click', pick)
     tr.addEventListener('keydown', e => { if (e.key === 'Enter') pick() })
   }

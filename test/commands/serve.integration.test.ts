@@ -90,7 +90,7 @@ describe('pts serve: the live page in real Chromium', function () {
     const row = 'tr[data-run-id="lab1/a"]'
     await page.waitForSelector(row, {timeout: 30_000})
     expect(await cell('#list h2')).to.equal('Folder lab1')
-    await page.click(row)
+    await page.$eval(row, el => (el as HTMLElement).click())
     await page.waitForFunction(() => Number(document.querySelector('#detail .steps')?.textContent ?? 0) >= 1, {timeout: 30_000, polling: 200})
     const first = Number(await cell('#detail .steps'))
     await page.evaluate(() => { (window as unknown as {notReloaded: boolean}).notReloaded = true })
@@ -148,7 +148,7 @@ describe('pts serve: the live page in real Chromium', function () {
     const row = 'tr[data-run-id="lab2/b"]'
     await page.waitForSelector(row, {timeout: 15_000})
     expect(await page.$eval(row, el => (el as HTMLElement).dataset.state)).to.equal('failed')
-    await page.click(row)
+    await page.$eval(row, el => (el as HTMLElement).click())
     await page.waitForFunction(() => (document.querySelector('#detail') as HTMLElement).dataset.runId === 'lab2/b', {timeout: 15_000, polling: 200})
     expect(await cell('#detail .state')).to.match(/^failed: fio failed/)
     expect(await cell('#detail code.resume')).to.equal(`pts resume ${dir}`)
