@@ -102,6 +102,14 @@ export class LiveServer {
     return out
   }
 
+  /** The folder itself or the nearest one above it (inside the root) that holds a fleet.json. */
+  private fleetOf(folder: string): string | null {
+    for (let f: string | null = folder; f !== null; f = f === '' ? null : (f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '')) {
+      if (existsSync(join(this.root, f, 'fleet.json'))) return f
+    }
+    return null
+  }
+
   private folderKind(folder: string): 'fleet' | 'suite' | 'folder' {
     const abs = join(this.root, folder)
     if (existsSync(join(abs, 'fleet.json'))) return 'fleet'
@@ -147,7 +155,7 @@ export class LiveServer {
       groups.get(folder)!.push(row)
       if (id === selected) sel = {row, detail: typeof c === 'string' ? null : (c.detail ??= liveDetail(c.results))}
     }
-    return {at: now, root: this.root, groups: [...groups].map(([folder, runs]) => ({folder, kind: this.folderKind(folder), runs})), selected: sel}
+    return {at: now, root: this.root, groups: [...groups].map(([folder, runs]) => ({folder, kind: this.folderKind(folder), fleet: this.fleetOf(folder), runs})), selected: sel}
   }
 
   /** A path inside the root, after symlinks, or null. */

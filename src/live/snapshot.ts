@@ -324,6 +324,8 @@ export interface ServeStateJson {
     folder: string
     /** "fleet" when the folder holds a fleet.json, "suite" when it holds a suite.json, else "folder". */
     kind: 'fleet' | 'suite' | 'folder'
+    /** The nearest folder (this one or one above it, inside the served directory) that holds a fleet.json; null when none does. */
+    fleet: string | null
     runs: LiveRunRow[]
   }>
   /** The run asked for with ?run=, from the same read as its row in groups; null when none was asked for or it is not listed. */

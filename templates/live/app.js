@@ -25,7 +25,9 @@ function etaText(r) {
 function listHtml(state) {
   if (state.groups.length === 0) return `<p class="hint">No run directory found under ${esc(state.root)} yet. This page shows each one as soon as pts creates it.</p>`
   return state.groups.map(g => {
-    const title = g.folder === '' ? 'Runs in the served folder' : `${g.kind === 'fleet' ? 'Fleet' : g.kind === 'suite' ? 'Suite' : 'Folder'} ${g.folder}`
+    const name = g.folder === '' ? 'the served folder' : g.folder
+    const title = g.kind === 'fleet' ? `Fleet ${name}` : g.fleet !== null ? `Fleet ${g.fleet === '' ? 'in the served folder' : g.fleet}: ${g.folder.slice(g.fleet === '' ? 0 : g.fleet.length + 1)}`
+      : g.kind === 'suite' ? `Suite ${name}` : g.folder === '' ? 'Runs in the served folder' : `Folder ${g.folder}`
     const rows = g.runs.map(r => `<tr class="run${r.id === selected ? ' selected' : ''}" data-run-id="${esc(r.id)}" data-state="${esc(r.state)}" tabindex="0">
       <td>${esc(r.id.split('/').pop())}</td><td>${esc(r.testName ?? '')}</td><td>${esc(r.device ?? '')}${r.model ? `<br><small>${esc(r.model)}${r.serial ? ` · ${esc(r.serial)}` : ''}</small>` : ''}</td>
       <td class="state state-${esc(r.state)}">${esc(STATE_WORDS[r.state] ?? r.state)}</td><td>${esc(r.phase ?? '')}</td>

@@ -10,7 +10,7 @@
  */
 import {expect} from 'chai'
 import {execFileSync, spawn, type ChildProcess} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {request} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -153,6 +153,14 @@ describe('pts serve: the live page in real Chromium', function () {
     expect(await cell('#detail .state')).to.match(/^failed: fio failed/)
     expect(await cell('#detail code.resume')).to.equal(`pts resume ${dir}`)
     if (process.env.PTS_LIVE_SCREENSHOT) await page.screenshot({path: process.env.PTS_LIVE_SCREENSHOT.replace(/\.png$/, '-failed.png'), fullPage: true})
+
+    // a collected host folder of a fleet: listed by its folder, grouped under the fleet (a fleet.json only adds the grouping)
+    cpSync(dir, join(served, 'fleet1', 'host-a', 'b'), {recursive: true})
+    writeFileSync(join(served, 'fleet1', 'fleet.json'), '{}\n')
+    await page.waitForSelector('tr[data-run-id="fleet1/host-a/b"]', {timeout: 15_000})
+    expect(await page.$$eval('#list h2', hs => hs.map(h => h.textContent))).to.include('Fleet fleet1: host-a')
+    const g = (await state('')).groups.find(x => x.folder === 'fleet1/host-a')!
+    expect([g.kind, g.fleet, g.runs.map(r => r.state)]).to.deep.equal(['folder', 'fleet1', ['failed']])
   })
 
   it('answers only GET and HEAD, and reads nothing outside the served folder', async () => {

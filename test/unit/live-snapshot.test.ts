@@ -36,7 +36,7 @@ describe('live page snapshot (pts serve)', () => {
       const i = input(test)
       const row = liveRow(i)
       const detail = liveDetail(i.results)
-      const state: ServeStateJson = {at: i.now, root: FIXTURES, groups: [{folder: 'lab', kind: 'folder', runs: [row]}], selected: {row, detail}}
+      const state: ServeStateJson = {at: i.now, root: FIXTURES, groups: [{folder: 'lab', kind: 'folder', fleet: null, runs: [row]}], selected: {row, detail}}
       expect(check('cli/serve-state.schema.json', state)).to.deep.equal([])
       expect(row.state).to.equal('complete')
       expect(row.resumeCommand).to.equal(null)
