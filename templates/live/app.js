@@ -4,7 +4,8 @@
 
 const POLL_MS = 2000
 const STATE_WORDS = {running: 'Running', stopped: 'Stopped', interrupted: 'Interrupted', failed: 'Failed', complete: 'Complete', unknown: 'Not known', unreadable: 'Cannot be read'}
-let selected = decodeURIComponent(location.hash.slice(1)) || null
+// '' is a run directory served itself (pts serve <run>)
+let selected = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null
 let lastCharts = ''
 let lastList = ''
 let views = []
@@ -29,7 +30,7 @@ function listHtml(state) {
     const title = g.kind === 'fleet' ? `Fleet ${name}` : g.fleet !== null ? `Fleet ${g.fleet === '' ? 'in the served folder' : g.fleet}: ${g.folder.slice(g.fleet === '' ? 0 : g.fleet.length + 1)}`
       : g.kind === 'suite' ? `Suite ${name}` : g.folder === '' ? 'Runs in the served folder' : `Folder ${g.folder}`
     const rows = g.runs.map(r => `<tr class="run${r.id === selected ? ' selected' : ''}" data-run-id="${esc(r.id)}" data-state="${esc(r.state)}" tabindex="0">
-      <td>${esc(r.id.split('/').pop())}</td><td>${esc(r.testName ?? '')}</td><td>${esc(r.device ?? '')}${r.model ? `<br><small>${esc(r.model)}${r.serial ? ` · ${esc(r.serial)}` : ''}</small>` : ''}</td>
+      <td>${esc(r.path.split('/').pop())}</td><td>${esc(r.testName ?? '')}</td><td>${esc(r.device ?? '')}${r.model ? `<br><small>${esc(r.model)}${r.serial ? ` · ${esc(r.serial)}` : ''}</small>` : ''}</td>
       <td class="state state-${esc(r.state)}">${esc(STATE_WORDS[r.state] ?? r.state)}</td><td>${esc(r.phase ?? '')}</td>
       <td class="round">${esc(roundText(r))}</td><td class="steps">${r.steps}</td><td>${esc(etaText(r))}</td><td>${esc(r.verdict)}</td></tr>`).join('')
     return `<h2>${esc(title)}</h2><table><thead><tr><th>Run</th><th>Test</th><th>Device</th><th>State</th><th>Phase</th><th>Round</th><th>Test points</th><th>Time left</th><th>Steady state so far</th></tr></thead><tbody>${rows}</tbody></table>`
@@ -47,7 +48,7 @@ function factsHtml(r) {
     ['Steady state so far', esc(r.verdict)], ['Started', esc(when(r.startedAt))], ['Last test point stored', esc(r.updatedAt ? when(r.updatedAt) : 'none yet')],
     ['Folder', esc(r.path)],
   ]
-  return `<h2>${esc(r.id)}</h2><dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`
+  return `<h2>${esc(r.id || r.path)}</h2><dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`
 }
 
 const CONV_WORDS = {steady: 'steady state reached', 'not-steady': 'not steady in the window', 'not-yet': 'not enough complete rounds yet'}
@@ -91,7 +92,7 @@ async function render(state) {
   }
   for (const tr of document.querySelectorAll('tr.run:not([data-wired])')) {
     tr.dataset.wired = '1'
-    const pick = () => { selected = tr.dataset.runId; location.hash = encodeURIComponent(selected); lastCharts = ''; lastList = ''; void poll() }
+    const pick = () => { selected = tr.dataset.runId ?? ''; location.hash = `#${encodeURIComponent(selected)}`; lastCharts = ''; lastList = ''; void poll() }
     tr.addEventListener('click', pick)
     tr.addEventListener('keydown', e => { if (e.key === 'Enter') pick() })
   }
@@ -115,7 +116,7 @@ async function render(state) {
       else await drawCharts(charts, c)
     }
     d.dataset.runId = s.row.id
-  } else if (selected) {
+  } else if (selected !== null) {
     d.innerHTML = `<p class="hint">The run ${esc(selected)} is not under the served folder (any more).</p>`
   }
   document.getElementById('updated').textContent = `Updated ${new Date(state.at).toLocaleTimeString()}`
@@ -128,7 +129,7 @@ async function poll() {
   if (busy) { again = true; return }
   busy = true
   try {
-    const res = await fetch(`api/state${selected ? `?run=${encodeURIComponent(selected)}` : ''}`, {cache: 'no-store'})
+    const res = await fetch(`api/state${selected !== null ? `?run=${encodeURIComponent(selected)}` : ''}`, {cache: 'no-store'})
     if (!res.ok) throw new Error(`${res.status} ${await res.text()}`)
     await render(await res.json())
   } catch (e) {
