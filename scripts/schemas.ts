@@ -190,6 +190,11 @@ export const SCHEMAS: SchemaEntry[] = [
     title: 'pts report --json', description: 'The report files written, and warnings.',
   },
   {
+    file: 'cli/serve-state.schema.json', source: 'src/live/snapshot.ts', type: 'ServeStateJson',
+    title: 'pts serve: GET /api/state',
+    description: 'What the live page reads: every run directory under the served folder as a row (state, phase, round, time left, steady state so far), grouped by folder, and the selected run (?run=) with its convergence, per-step values and charts, read from the same files at the same moment as its row.',
+  },
+  {
     file: 'cli/error.schema.json', source: 'src/app/base-command.ts', type: 'JsonError',
     title: 'pts <command> --json on failure', description: 'What every command prints on stdout with --json when it fails.',
   },

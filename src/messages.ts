@@ -337,3 +337,15 @@ export const internal = {
   /** pts is about to write a file that fails its own schema. */
   builtInvalid: (file: string, problems: readonly Problem[]): Msg => msg(`internal error: pts built an invalid ${file}:\n${problemLines(problems)}`),
 }
+
+// ------------------------------------------------------------------------------------------------
+// pts serve (the live page)
+// ------------------------------------------------------------------------------------------------
+
+export const serve = {
+  dirNotFound: (dir: string): Msg => msg(`Folder not found: ${dir}`, 'pass the folder that holds the run directories (default: reports/)'),
+  notADirectory: (dir: string): Msg => msg(`Not a folder: ${dir}`, 'pass the folder that holds the run directories, not a file'),
+  cannotListen: (host: string, port: number, why: string): Msg =>
+    msg(`Cannot serve on ${host} port ${port}: ${why}`, port === 0 ? 'choose another --host' : 'choose another --port (0 picks a free one), or end the program that uses it'),
+  badHost: (host: string): Msg => msg(`--host ${host}: expected an IP address of this host (127.0.0.1, ::1, 0.0.0.0, ...) or localhost`),
+}

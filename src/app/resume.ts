@@ -9,7 +9,7 @@ import {parseTarget, resolveTarget} from '../device/target.js'
 import {hostFacts, toolVersion} from '../host.js'
 import {Progress} from '../progress.js'
 import {planFor, purgeFor} from './prepare.js'
-import type {ProfileId, Revision} from '../model/tests.js'
+import {storedRunOptions} from '../plan/expand.js'
 import {endLeftovers, liveHolder} from '../store/lock.js'
 import {readStoredRun} from '../store/read.js'
 import type {RunManifest} from '../model/manifest.js'
@@ -25,17 +25,11 @@ export async function resumeRun(runDirArg: string, opts: {restart: boolean; sign
   const target = sameDevice(manifest)
   const leftovers = await endLeftovers(dir)
   const spec = loadProgramSpec(results.test, results.revision)
-  const p = results.parameters
   const firstPurge = results.phases.find(x => x.kind === 'purge') as {method: string} | undefined
   // the same purge method as the run chose
   const purge = purgeFor(target, firstPurge?.method === 'none' ? undefined : firstPurge?.method)
   if (purge?.refused && restart) throw new UnsafeTargetError(M.purge.refusedOnRestart(target.path, purge.refused))
-  const plan = planFor(spec, {
-    revision: results.revision as Revision, profile: results.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
-    pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState ?? 'stop', roundCap: p.roundCap ?? p.maxRounds,
-    wipcMultiple: p.wipcMultiple ?? null, timeScale: p.timeScale, ioengine: p.ioengine, seed: p.seed, workload: p.workload,
-    ceilingMs: p.ceilingMs, maxSeconds: p.maxSeconds, maxWrittenBytes: p.maxWrittenBytes, steadyStateExit: p.steadyStateExit,
-  }, target, purge)
+  const plan = planFor(spec, storedRunOptions(results), target, purge)
   const lastActivityAt = [manifest.events.at(-1)?.at, manifest.finishedAt].filter((x): x is string => Boolean(x)).sort().at(-1) ?? manifest.createdAt
   const summary = await runProgram({
     plan, target, purge, fio, runId: manifest.runId, runDir: dir, argv: opts.argv, toolVersion: toolVersion(), host: hostFacts(),

@@ -23,7 +23,9 @@ CSV (RFC 4180: one header row, CRLF, quoted where needed; numbers as plain decim
 - report-windows.csv: per loop phase and test point, the measurement-window averages the report's tables show (verdict, window rounds, IOPS, MB/s, ms).
 - report-histograms.csv: response-time histograms (LAT, CBW/ECW, DIRTH), one row per latency bin (upper bound in ms, IO count).
 
-Exit codes: 3 results.json or manifest.json fails its schema; 7 the report cannot be rendered (e.g. Chromium missing: apt-get install -y chromium, or set CHROMIUM_PATH); 8 run directory missing or incomplete, or the run is still in progress.`
+Exit codes: 3 results.json or manifest.json fails its schema; 7 the report cannot be rendered (e.g. Chromium missing: apt-get install -y chromium, or set CHROMIUM_PATH); 8 run directory missing or incomplete.
+
+A run still in progress (or whose pts process was killed) is reported as far as it is stored: every page's header says IN PROGRESS, whether the run is still running, and for a stopped run the pts resume command that continues it.`
   static examples = [
     {description: 'Write report.pdf and report.html into the run directory', command: '<%= config.bin %> report reports/20261201-013109-iops-nvme1n1'},
     {description: 'Every format, the PDF to a chosen file (the others beside it: acme-iops.html, acme-iops.csv, acme-iops-windows.csv, acme-iops-histograms.csv, acme-iops.json)', command: '<%= config.bin %> report reports/<run> --format pdf,html,csv,json --out /tmp/acme-iops.pdf'},

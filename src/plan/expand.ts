@@ -8,6 +8,7 @@ import * as M from '../messages.js'
 import {wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from './target.js'
 import {streamSlices, type StreamSlice} from './stream.js'
 import {reviewSource, type ProfileId, type ProfileParams, type Revision} from '../model/tests.js'
+import type {ProgramResults} from '../model/results.js'
 import {blockSizeLabel, formatBytes, formatCapacity, formatDecimalVolume, formatDuration, mixLabel} from '../units.js'
 import type {BlockSizeShare, LoopDimension, PhaseSpec, ProgramParameter, ProgramSpec, ProgramTracking, SteadyStateSpec, Workload, Zone} from '../model/definition.js'
 
@@ -40,6 +41,17 @@ export interface ProgramOptions {
   maxWrittenBytes: number | null
   /** WSAT: stop a series early at steady state (optional in the spec). */
   steadyStateExit: boolean
+}
+
+/** The options a stored run was planned with, from its results.json parameters (pts resume, the live page's time left). */
+export function storedRunOptions(r: Pick<ProgramResults, 'revision' | 'profile' | 'parameters'>): ProgramOptions {
+  const p = r.parameters
+  return {
+    revision: r.revision as Revision, profile: r.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
+    pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState ?? 'stop', roundCap: p.roundCap ?? p.maxRounds,
+    wipcMultiple: p.wipcMultiple ?? null, timeScale: p.timeScale, ioengine: p.ioengine, seed: p.seed, workload: p.workload,
+    ceilingMs: p.ceilingMs, maxSeconds: p.maxSeconds, maxWrittenBytes: p.maxWrittenBytes, steadyStateExit: p.steadyStateExit,
+  }
 }
 
 /** A concrete workload: what one fio job does. */

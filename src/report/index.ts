@@ -155,10 +155,10 @@ export async function renderReport(runDir: string, opts: RenderOptions): Promise
   const warm = formats.includes('pdf') && existsSync((await import('./pdf.js')).chromiumPath())
   if (warm) (await import('./pdf.js')).warmBrowser()
   try {
-    const run = loadRun(runDir)
+    const run = loadRun(runDir, {inProgress: true})
     const builder = PROGRAM_PAGE_BUILDERS[run.results.test]
     if (!builder) throw new RunDirError(M.runDir.noReportPages(run.results.test))
-    const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt}, builder)
+    const model = buildProgramReportModel({manifest: run.manifest, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt, inProgress: run.inProgress}, builder)
     const files = await writeReport(outputPaths(run.runDir, formats, opts.out), model, () => csvFiles(run.results), async () => model.charts)
     return run.claimsWarning ? {files, warnings: [run.claimsWarning]} : {files}
   } finally {

@@ -13,6 +13,7 @@ import type {VerifyResult} from '../claims/types.js'
 import {RunDirError} from '../errors.js'
 import * as M from '../messages.js'
 import {assertFinished, readStoredRun} from '../store/read.js'
+import {runProcessAlive} from '../store/lock.js'
 import type {RunManifest} from '../model/manifest.js'
 import type {ProgramResults} from '../model/results.js'
 import {stepsOf} from '../analysis/steps.js'
@@ -28,6 +29,8 @@ export interface LoadedRun {
   claims: VerifyResult | null
   /** Why a present claims.json was left out (invalid, of another run), else null. */
   claimsWarning: string | null
+  /** A run whose files say "running" (loadRun with inProgress: true): whether its pts process is alive (null: made on another host); else null. */
+  inProgress: {alive: boolean | null; runDir: string} | null
 }
 
 /** Every file under raw/, sorted by relative path, with its size and SHA-256 (the same walk as the seal). */
@@ -44,9 +47,11 @@ export function rawOf(files: FileHash[]): RawFile[] {
  * allowMissingRaw: `pts audit` reads the run anyway and names each missing raw file as a failure;
  * rawFiles: hashes the caller already has (the audit's), so raw/ is read once.
  */
-export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean; rawFiles?: RawFile[]} = {}): LoadedRun {
+export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean; rawFiles?: RawFile[]; inProgress?: boolean} = {}): LoadedRun {
   const {runDir, manifest, results} = readStoredRun(runDirArg)
-  assertFinished({runDir, manifest, results}, 'pts report')
+  // pts report renders a run in progress (what is stored so far, marked so on every page); the others refuse it
+  const running = results.status === 'running' || manifest.status === 'running'
+  if (!opts.inProgress) assertFinished({runDir, manifest, results}, 'pts report')
   const steps = stepsOf(results)
   if (steps.length === 0) {
     throw new RunDirError(M.runDir.noMeasurement(runDir, results.status))
@@ -60,5 +65,6 @@ export function loadRun(runDirArg: string, opts: {allowMissingRaw?: boolean; raw
   // Hashed only when read: the report does not need them (its appendix is the seal in manifest.json),
   // and a 25-round run has ~2,800 raw files.
   let rawFiles = opts.rawFiles
-  return {runDir, manifest, results, get rawFiles() { return (rawFiles ??= hashRawFiles(runDir)) }, claims: claims.result, claimsWarning: claims.warning}
+  return {runDir, manifest, results, get rawFiles() { return (rawFiles ??= hashRawFiles(runDir)) }, claims: claims.result, claimsWarning: claims.warning,
+    inProgress: running ? {alive: runProcessAlive(runDir, manifest), runDir} : null}
 }

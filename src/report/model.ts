@@ -27,6 +27,8 @@ export interface ProgramReportInput {
   generatedAt: string
   /** The stored verify result (<run>/claims.json), when there is a valid one: adds the "Claims vs measured" page(s). */
   claims?: VerifyResult | null
+  /** A run still in progress (or whose pts was killed): the report shows what is stored so far and says so on every page. */
+  inProgress?: {alive: boolean | null; runDir: string} | null
 }
 
 /** One page a test's builder asks for; numbering, captions and chart ids are added here. */
@@ -134,7 +136,16 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     complianceText: compliant ? 'Compliant' : 'NOT COMPLIANT',
     reasons,
     deviations: m.deviations.map(plainStoredText),
+    ...(input.inProgress ? {inProgress: inProgressText(input.inProgress, m.pid, m.host.hostname)} : {}),
   }
+}
+
+/** The "in progress" line of every page's header. */
+export function inProgressText(p: {alive: boolean | null; runDir: string}, pid: number, host: string): string {
+  const state = p.alive === true ? `The run is still running (pts process ${pid}).`
+    : p.alive === false ? `The run stopped before its end (its pts process ${pid} is gone); to continue it: pts resume ${p.runDir}`
+      : `The run was still running on ${host} when its files were stored.`
+  return `IN PROGRESS: this report shows only what was stored when it was made. ${state}`
 }
 
 const HOW_TO_READ = [

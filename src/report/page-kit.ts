@@ -49,6 +49,8 @@ export interface ReportHeader {
   complianceText: string
   reasons: string[]
   deviations: string[]
+  /** A run still in progress: what every page's header says about it (absent for a run that ended). */
+  inProgress?: string
 }
 
 export interface ChartPoint {

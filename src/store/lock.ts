@@ -56,6 +56,17 @@ export function readLock(path: string): LockInfo | null {
   try { return JSON.parse(readFileSync(path, 'utf8')) as LockInfo } catch { return null }
 }
 
+/**
+ * Is the pts process of a run whose files say "running" still alive? The manifest's pid and the
+ * run lock's pid, checked on this host; null when the run was made on another host (cannot tell).
+ */
+export function runProcessAlive(runDir: string, manifest: {pid: number; host: {hostname: string}}): boolean | null {
+  if (manifest.host.hostname !== hostname()) return null
+  const lock = readLock(join(runDir, 'lock.json'))
+  const pids = [manifest.pid, ...(lock && lock.host === manifest.host.hostname ? [lock.pid] : [])]
+  return pids.some(pid => processAlive(pid))
+}
+
 /** A lock file held by a live pts process on this host. */
 export function liveHolder(path: string): LockInfo | null {
   const l = readLock(path)

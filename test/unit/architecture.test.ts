@@ -57,6 +57,7 @@ const PURE: readonly string[] = [
   'src/device/purge-plan.ts',
   'src/compare/phases.ts',
   'src/compare/table.ts',
+  'src/live/snapshot.ts',
 ]
 
 /** What a PURE module must not reach through value imports (bare specifiers, as written). */
@@ -92,6 +93,7 @@ const LAYERS: LayerTable = [
   'report',
   'audit',
   'compare',
+  'live',
   'app',
   'commands',
   'index.ts',

@@ -34,6 +34,9 @@ import {PROGRAM_PAGE_BUILDERS} from '../../src/report/pages/index.js'
 import {loadTemplates} from '../../src/report/templates.js'
 import {loadProgramSpec, revisionDir, specsRoot} from '../../src/store/spec-files.js'
 import {ROOT} from '../helpers/cli.js'
+import {liveDetail, liveRow} from '../../src/live/snapshot.js'
+import type {RunManifest} from '../../src/model/manifest.js'
+import type {ProgramResults} from '../../src/model/results.js'
 
 /** The forbidden tokens: the internal notes, their parts and source tags, issue numbers. */
 const TOKENS: ReadonlyArray<{what: string; re: RegExp}> = [
@@ -177,6 +180,22 @@ describe('no internal jargon in user-facing text', function () {
         ...args.map(([n, a]) => `<${n}>: ${a.description ?? ''}`)].join('\n')
       expect(text.length, f).to.be.greaterThan(50)
       hits.push(...findJargon(`pts ${f.replace(/\.ts$/, '')} --help`, text))
+    }
+    expectNoJargon(hits)
+  })
+
+  it('the live page of pts serve: its page, script and styles, and the row and detail of every stored run (running, stopped, failed)', () => {
+    const hits: string[] = []
+    for (const f of readdirSync(join(ROOT, 'templates/live'))) hits.push(...findJargon(`templates/live/${f}`, readFileSync(join(ROOT, 'templates/live', f), 'utf8')))
+    for (const dir of readdirSync(join(ROOT, 'test/fixtures/runs')).filter(d => d.startsWith('golden-') && !d.endsWith('.md'))) {
+      const path = join(ROOT, 'test/fixtures/runs', dir)
+      const manifest = JSON.parse(readFileSync(join(path, 'manifest.json'), 'utf8')) as RunManifest
+      const results = JSON.parse(readFileSync(join(path, 'results.json'), 'utf8')) as ProgramResults
+      for (const [status, alive] of [['complete', false], ['running', true], ['running', false], ['failed', false]] as const) {
+        const row = liveRow({id: dir, group: '', path, manifest: {...manifest, status}, results, alive, timeline: null, now: manifest.createdAt})
+        hits.push(...findJargon(`pts serve row of ${dir} (${status})`, JSON.stringify(row)))
+      }
+      hits.push(...findJargon(`pts serve detail of ${dir}`, JSON.stringify(liveDetail(results))))
     }
     expectNoJargon(hits)
   })

@@ -70,7 +70,9 @@ function commandsWithJson(): string[] {
   const dir = join(ROOT, 'src/commands')
   return readdirSync(dir).filter(f => f.endsWith('.ts')).filter(f => {
     const src = readFileSync(join(dir, f), 'utf8')
-    // BaseCommand sets enableJsonFlag (src/app/base-command.ts): every command extending it has --json
+    // BaseCommand sets enableJsonFlag (src/app/base-command.ts): every command extending it has --json,
+    // unless it turns it off (pts serve prints no result; its HTTP API has schemas/cli/serve-state.schema.json)
+    if (/enableJsonFlag\s*=\s*false/.test(src)) return false
     return /extends BaseCommand\b/.test(src) || /enableJsonFlag\s*=\s*true/.test(src) || /\bjson:\s*Flags\./.test(src)
   }).map(f => f.replace(/\.ts$/, '')).sort()
 }
