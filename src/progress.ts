@@ -61,6 +61,28 @@ export function etaText(eta: {min: number; max: number | null}, nowMs: number): 
   return `ETA ${dur} (done ${at})`
 }
 
+/** 1h05m, 5m30s, 12s: the terminal line's short durations. */
+export function shortDuration(sec: number): string {
+  const s = Math.max(0, Math.round(sec))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : m > 0 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${s}s`
+}
+
+/** The ETA from the longest to the shortest form (the last: none). */
+function etaForms(eta: LaneView['etaSec'], nowMs: number): string[] {
+  if (!eta) return ['']
+  const range = eta.max !== null && Math.round(eta.max) !== Math.round(eta.min)
+  const at = (sec: number) => clockTime(nowMs + sec * 1000, nowMs)
+  return [
+    etaText(eta, nowMs),
+    ...(range ? [`ETA ${shortDuration(eta.min)}..${shortDuration(eta.max!)} (done ${at(eta.min)}..${at(eta.max!)})`] : []),
+    `ETA ${shortDuration(eta.min)} (done ${at(eta.min)})`,
+    `ETA ${shortDuration(eta.min)}`,
+    '',
+  ]
+}
+
 function cut(s: string, n: number): string {
   if (n <= 0) return ''
   return s.length <= n ? s : n === 1 ? '…' : `${s.slice(0, n - 1)}…`
@@ -74,8 +96,9 @@ export function progressLine(width: number, v: LaneView): string {
   const max = Math.max(20, width) - 1
   const label = v.label ? `${v.label} ` : ''
   const pct = v.pct === null ? '  -% ' : `${v.pct.toFixed(0).padStart(3)}% `
-  const fixed = [v.etaSec ? etaText(v.etaSec, v.nowMs) : '', v.steady].filter(Boolean).join(' | ')
   const head = `${label}${pct}`
+  // the ETA in shorter forms until it fits beside the steady-state status
+  const fixed = etaForms(v.etaSec, v.nowMs).map(e => [e, v.steady].filter(Boolean).join(' | ')).find(f => head.length + f.length + 2 <= max) ?? v.steady
   let room = max - head.length - (fixed ? fixed.length + 3 : 0)
   const barLen = Math.max(0, Math.min(30, room - 24 > 10 ? room - 24 : room >= 10 ? 10 : 0))
   room -= barLen ? barLen + 1 : 0
