@@ -90,6 +90,8 @@ describe('pts run with several --device: one lane per drive (real fio, loop devi
     await exited
     process.kill(lane2Pid, 'SIGCONT')
     expect(lane2Was, 'lane 2 (stopped) was still running when pts was killed').to.equal('running')
+    // not a terminal: plain lines, each with the wall-clock time and its lane
+    expect(stderr).to.match(new RegExp(`^\\d\\d:\\d\\d:\\d\\dZ \\[lane 1 ${small}\\s*\\] .*\\| ETA .*\\(done \\d\\d:\\d\\dZ`, 'm'))
 
     const killed = index()
     expect(check('fleet.schema.json', killed)).to.deep.equal([])
