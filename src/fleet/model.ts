@@ -121,6 +121,7 @@ export function fleetSummaryText(f: FleetIndex, dir: string, exit: number): stri
     `Fleet ${f.fleetId}: ${f.lanes.length} lanes, ${f.status}`,
     ...f.lanes.map(l => `  lane ${l.index} ${l.device}: ${l.status}${l.exit !== null && l.exit !== 0 ? ` (exit ${l.exit})` : ''}${l.error ? `: ${l.error}` : ''} -> ${dir}/${l.dir}`),
     ...f.report.map(r => `Report: ${dir}/${r}`),
-    `Exit code ${exit}${exit === 0 ? ': every lane completed' : `: failed lanes ${f.lanes.filter(l => l.status !== 'complete').map(l => l.index).join(', ')}`}`,
+    `Exit code ${exit}${exit === 0 ? ': every lane completed' : `: lanes not complete: ${f.lanes.filter(l => l.status !== 'complete').map(l => l.index).join(', ')}`}`,
+    ...(lanesToResume(f).length > 0 && f.status !== 'running' ? [`Continue the lanes not complete (not the refused ones) with: pts resume ${dir}`] : []),
   ].join('\n')
 }
