@@ -144,3 +144,36 @@ describe('pts run with several --device: one lane per drive (real fio, loop devi
     expect(text).to.match(/SEQ 1024KiB[^\n]*MB\/s\s+2\s+[\d.,]+\s+[\d.,]+\s+[\d.,]+\s+[\d.]+ %/)
   })
 })
+
+describe('pts run with several --device: Ctrl-C (SIGINT) stops every lane cleanly (real fio, files)', function () {
+  this.timeout(200_000)
+  let tmp = ''
+  before(() => { tmp = mkdtempSync(join(tmpdir(), 'pts-it-lanes-int-')) })
+  after(() => { if (tmp) rmSync(tmp, {recursive: true, force: true}) })
+
+  it('passes the signal on once: each lane ends interrupted (its points kept), exit 64 + lanes 1 and 2', async () => {
+    const fleet = join(tmp, 'fleet')
+    const args = ['run', 'tp', '--revision', 'pts-c-1.2', '--device', `file:${join(tmp, 'a.img')}`, '--device', `file:${join(tmp, 'b.img')}`, '--size', '16MiB',
+      '--point-seconds', '1', '--max-rounds', '5', '--tc', '1', '--qd', '2', '--wipc-multiple', '1', '--out', fleet]
+    const child = spawn(process.execPath, [`${ROOT}bin/dev.js`, ...args], {cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe']})
+    let out = ''
+    child.stdout.on('data', d => { out += d })
+    child.stderr.on('data', d => { out += d })
+    const exited = new Promise<number | null>(r => child.on('exit', code => r(code)))
+    const lanes = () => (JSON.parse(readFileSync(join(fleet, 'fleet.json'), 'utf8')) as {lanes: Array<{dir: string; status: string}>}).lanes
+    const points = (dir: string) => (JSON.parse(readFileSync(join(fleet, dir, 'results.json'), 'utf8')) as {phases: Array<{rounds?: unknown[]}>}).phases.some(p => (p.rounds?.length ?? 0) > 0)
+    const t0 = Date.now()
+    while (!(existsSync(join(fleet, 'fleet.json')) && lanes().every(l => existsSync(join(fleet, l.dir, 'results.json')) && points(l.dir)))) {
+      if (Date.now() - t0 > 150_000 || child.exitCode !== null) expect.fail(`the lanes did not reach their loops (exit ${child.exitCode}):\n${out.slice(-3000)}`)
+      await sleep(100)
+    }
+    child.kill('SIGINT')
+    expect(await exited, out.slice(-2000)).to.equal(64 + 1 + 2)
+    for (const l of lanes()) {
+      expect(l.status).to.equal('interrupted')
+      expect(JSON.parse(readFileSync(join(fleet, l.dir, 'results.json'), 'utf8')).status).to.equal('interrupted')
+      expect(existsSync(join(fleet, l.dir, 'lock.json')), 'the lane released its lock').to.equal(false)
+    }
+    expect(out).to.include(`Continue the lanes not complete (not the refused ones) with: pts resume ${fleet}`)
+  })
+})
