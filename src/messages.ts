@@ -349,3 +349,21 @@ export const serve = {
     msg(`Cannot serve on ${host} port ${port}: ${why}`, port === 0 ? 'choose another --host' : 'choose another --port (0 picks a free one), or end the program that uses it'),
   badHost: (host: string): Msg => msg(`--host ${host}: expected an IP address of this host (127.0.0.1, ::1, 0.0.0.0, ...) or localhost`),
 }
+
+// ------------------------------------------------------------------------------------------------
+// Several drives at once (pts run --device A --device B ...: one lane per drive, a fleet directory)
+// ------------------------------------------------------------------------------------------------
+
+const RESTORE_FLEET = 'restore fleet.json from a copy; every lane\'s own run directory is untouched'
+
+export const lanes = {
+  fleetNotJson: (path: string, why: string): Msg => msg(`${path} is not valid JSON (${why})`, RESTORE_FLEET),
+  invalidFleet: (path: string, problems: readonly Problem[]): Msg => data.invalid('fleet index', path, problems, RESTORE_FLEET),
+  duplicateDevice: (devices: readonly string[]): Msg => msg(`--device names the same drive more than once (${list(devices)})`, 'name each drive once: one lane per drive'),
+  fleetExists: (dir: string): Msg => msg(`${dir} already holds a fleet (fleet.json)`, `choose another --out, or continue it with: ${resumeCmd(dir)}`),
+  notAFleet: (dir: string): Msg => msg(`${dir} holds no fleet.json`, 'pass the directory that pts run with several --device wrote'),
+  nothingToResume: (dir: string): Msg => msg(`every lane of the fleet in ${dir} is complete or was refused by the safety gate; there is nothing to resume`, `its report is ${dir}/fleet.pdf (render it again with: pts report ${dir})`),
+  reportFailed: (why: string, dir: string): Msg => msg(`the fleet report could not be rendered: ${why}; every lane's results and own report are kept in ${dir}; render it again with: pts report ${dir}`),
+  restartFromFleet: (laneDir: string): Msg => msg('--restart-from applies to one run, not a fleet of lanes', `pass the lane's directory, e.g. ${laneDir}`),
+  fleetFormats: (formats: string): Msg => msg(`--format ${formats}: a fleet report is written as pdf and html`, 'pass --format pdf, html or pdf,html'),
+}

@@ -58,6 +58,9 @@ const PURE: readonly string[] = [
   'src/compare/phases.ts',
   'src/compare/table.ts',
   'src/live/snapshot.ts',
+  'src/fleet/model.ts',
+  'src/report/fleet/model.ts',
+  'src/report/fleet/html.ts',
 ]
 
 /** What a PURE module must not reach through value imports (bare specifiers, as written). */
