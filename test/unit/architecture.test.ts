@@ -57,6 +57,8 @@ const PURE: readonly string[] = [
   'src/device/purge-plan.ts',
   'src/compare/phases.ts',
   'src/compare/table.ts',
+  'src/fleet/model.ts',
+  'src/fleet/text.ts',
 ]
 
 /** What a PURE module must not reach through value imports (bare specifiers, as written). */
@@ -93,6 +95,7 @@ const LAYERS: LayerTable = [
   'audit',
   'compare',
   'app',
+  'fleet',
   'commands',
   'index.ts',
 ]
