@@ -24,7 +24,7 @@ import {toolVersion} from '../host.js'
 import {runTool} from '../proc.js'
 import {endLeftovers, liveHolder, processAlive} from '../store/lock.js'
 import {writeJsonAtomic} from '../store/atomic.js'
-import {laneKey, parseProgressLine, type AgentReply, type AgentSpec, type FleetDrive, type LaneReport, type LaneState} from './model.js'
+import {laneKey, parseProgressLine, type AgentReply, type AgentSpec, type FleetDrive, type LaneReport, type LaneState} from './hosts.js'
 
 export type AgentAction = 'facts' | 'start' | 'status' | 'resume' | 'pack'
 

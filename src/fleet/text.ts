@@ -1,5 +1,5 @@
 /** What `pts fleet` prints (pure): one line per host, one per lane. */
-import type {FleetPlanJson, HostOutcome, LaneReport} from './model.js'
+import type {FleetPlanJson, HostOutcome, LaneReport} from './hosts.js'
 
 function laneLine(host: string, l: LaneReport): string {
   const dev = l.device ? `${l.device.model ?? '?'} serial ${l.device.serial ?? 'none'} fw ${l.device.firmware ?? '?'} ${l.device.capacityBytes} B` : ''

@@ -17,7 +17,7 @@ import {requireRoot} from '../helpers/requires.js'
 import {createNetnsFleet, type NetnsFleet} from '../helpers/netns-fleet.js'
 import {whichPath} from '../../src/proc.js'
 import {check} from '../../src/validate.js'
-import type {FleetActionJson, FleetCollectJson, FleetPlanJson} from '../../src/fleet/model.js'
+import type {FleetActionJson, FleetCollectJson, FleetPlanJson} from '../../src/fleet/hosts.js'
 
 const sleep = (ms: number): Promise<void> => new Promise(r => setTimeout(r, ms))
 

@@ -57,7 +57,7 @@ const PURE: readonly string[] = [
   'src/device/purge-plan.ts',
   'src/compare/phases.ts',
   'src/compare/table.ts',
-  'src/fleet/model.ts',
+  'src/fleet/hosts.ts',
   'src/fleet/text.ts',
 ]
 

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {readFileSync} from 'node:fs'
 import {BaseCommand} from '../../app/base-command.js'
-import type {AgentReply, AgentSpec} from '../../fleet/model.js'
+import type {AgentReply, AgentSpec} from '../../fleet/hosts.js'
 
 export default class FleetAgent extends BaseCommand {
   static hidden = true

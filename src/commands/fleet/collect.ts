@@ -1,6 +1,6 @@
 import {BaseCommand} from '../../app/base-command.js'
 import {EXIT} from '../../errors.js'
-import type {FleetCollectJson} from '../../fleet/model.js'
+import type {FleetCollectJson} from '../../fleet/hosts.js'
 import {dirFlag, inventoryArg} from './plan.js'
 
 export default class FleetCollect extends BaseCommand {

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../app/base-command.js'
 import {EXIT} from '../../errors.js'
-import type {FleetPlanJson} from '../../fleet/model.js'
+import type {FleetPlanJson} from '../../fleet/hosts.js'
 
 export const inventoryArg = {inventory: Args.string({description: 'pts fleet inventory (JSON; schemas/fleet-inventory.schema.json)', required: true})}
 export const dirFlag = {dir: Flags.string({description: 'the fleet directory on this controller: the Ansible inventory pts writes, and the collected run directories (default reports/fleet-<name>)'})}
@@ -17,7 +17,7 @@ export default class FleetPlan extends BaseCommand {
   async run(): Promise<FleetPlanJson> {
     const {args, flags} = await this.parse(FleetPlan)
     const {loadInventory, fleetDirOf, onHosts} = await import('../../fleet/controller.js')
-    const {judgeFleet} = await import('../../fleet/model.js')
+    const {judgeFleet} = await import('../../fleet/hosts.js')
     const {planText} = await import('../../fleet/text.js')
     const inv = loadInventory(args.inventory)
     const plan = judgeFleet(inv, onHosts(inv, fleetDirOf(inv, flags.dir), 'facts'))

@@ -1,7 +1,7 @@
 import {BaseCommand} from '../../app/base-command.js'
 import {EXIT, UnsafeTargetError} from '../../errors.js'
 import * as M from '../../messages.js'
-import type {FleetActionJson} from '../../fleet/model.js'
+import type {FleetActionJson} from '../../fleet/hosts.js'
 import {confirmFlag, dirFlag, inventoryArg} from './plan.js'
 
 export default class FleetResume extends BaseCommand {
@@ -14,7 +14,7 @@ export default class FleetResume extends BaseCommand {
   async run(): Promise<FleetActionJson> {
     const {args, flags} = await this.parse(FleetResume)
     const {loadInventory, fleetDirOf, onHosts} = await import('../../fleet/controller.js')
-    const {actionJson} = await import('../../fleet/model.js')
+    const {actionJson} = await import('../../fleet/hosts.js')
     const {outcomesText} = await import('../../fleet/text.js')
     const inv = loadInventory(args.inventory)
     if (flags['yes-destroy-data'].length === 0) throw new UnsafeTargetError(M.fleet.notConfirmed(actionJson(inv, []).confirmations))

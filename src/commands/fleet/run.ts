@@ -1,7 +1,7 @@
 import {BaseCommand} from '../../app/base-command.js'
 import {EXIT, PtsError, UnsafeTargetError, UsageError} from '../../errors.js'
 import * as M from '../../messages.js'
-import type {FleetActionJson} from '../../fleet/model.js'
+import type {FleetActionJson} from '../../fleet/hosts.js'
 import {confirmFlag, dirFlag, inventoryArg} from './plan.js'
 
 export default class FleetRun extends BaseCommand {
@@ -14,7 +14,7 @@ export default class FleetRun extends BaseCommand {
   async run(): Promise<FleetActionJson> {
     const {args, flags} = await this.parse(FleetRun)
     const {loadInventory, fleetDirOf, onHosts} = await import('../../fleet/controller.js')
-    const {judgeFleet, unconfirmed, actionJson} = await import('../../fleet/model.js')
+    const {judgeFleet, unconfirmed, actionJson} = await import('../../fleet/hosts.js')
     const {outcomesText} = await import('../../fleet/text.js')
     const inv = loadInventory(args.inventory)
     const confirmed = flags['yes-destroy-data']

@@ -1,5 +1,5 @@
 import {BaseCommand} from '../../app/base-command.js'
-import type {FleetActionJson} from '../../fleet/model.js'
+import type {FleetActionJson} from '../../fleet/hosts.js'
 import {dirFlag, inventoryArg} from './plan.js'
 
 export default class FleetStatus extends BaseCommand {
@@ -12,7 +12,7 @@ export default class FleetStatus extends BaseCommand {
   async run(): Promise<FleetActionJson> {
     const {args, flags} = await this.parse(FleetStatus)
     const {loadInventory, fleetDirOf, onHosts} = await import('../../fleet/controller.js')
-    const {actionJson} = await import('../../fleet/model.js')
+    const {actionJson} = await import('../../fleet/hosts.js')
     const {outcomesText} = await import('../../fleet/text.js')
     const inv = loadInventory(args.inventory)
     const result = actionJson(inv, onHosts(inv, fleetDirOf(inv, flags.dir), 'status'))

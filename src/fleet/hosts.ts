@@ -262,12 +262,16 @@ export function unconfirmed(inv: FleetInventory, confirmed: readonly string[]): 
   return Object.entries(inv.hosts).flatMap(([h, host]) => host.drives.map(d => confirmationOf(h, d))).filter(c => !confirmed.includes(c))
 }
 
-/** The progress fields of pts's last plain progress line ("[12.9s] | lat loop | round 5/5 | point 9/9 ... | ETA 1m 02s | ..."). */
+/**
+ * The progress fields of pts's last plain progress line in a lane's log: "[12.9s] | lat loop | round
+ * 5/5 | point 9/9 ... | ETA 1m 02s", or with the wall-clock time first ("03:10:34Z [12s] lat loop |
+ * round 2/5 | ETA 40s (done 03:11Z)"). The ETA is the last one printed.
+ */
 export function parseProgressLine(log: string): {phase: string | null; round: string | null; eta: string | null} {
-  const lines = log.split('\n').filter(l => /^\[[^\]]+\] \| /.test(l))
+  const lines = log.split('\n').map(l => /^(?:\d\d:\d\d:\d\dZ )?\[[^\]]+\] (?:\| )?(.+)$/.exec(l)?.[1]).filter((l): l is string => Boolean(l))
   const last = lines.at(-1)
   if (!last) return {phase: null, round: null, eta: null}
-  const parts = last.split(' | ').slice(1)
+  const parts = last.split(' | ')
   const round = parts.find(p => /^round \d+\/\S+$/.test(p))
   const eta = [...lines].reverse().map(l => l.split(' | ').find(p => p.startsWith('ETA '))).find(Boolean)
   return {phase: parts[0] ?? null, round: round ? round.slice('round '.length) : null, eta: eta ? eta.slice('ETA '.length) : null}
