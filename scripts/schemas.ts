@@ -170,6 +170,15 @@ export const SCHEMAS: SchemaEntry[] = [
     title: 'pts plan --json', description: 'The plan of one test, or of a suite (pts plan all): safety verdict, compliance, phases, timeline, durations and fio job text.',
   },
   {
+    file: 'fleet.schema.json', source: 'src/fleet/model.ts', type: 'FleetIndex',
+    title: 'PTS fleet index (fleet.json of pts run with several --device)',
+    description: 'The lanes of a multi-drive run, one per drive, each with its own run directory, its status and exit code, and its command line (for pts resume).',
+    post: s => {
+      // the fleet's test is a test id or "all" (the suite); the allowed values are the code's own list
+      prop(s, 'test').enum = [...TEST_IDS, 'all']
+    },
+  },
+  {
     file: 'cli/run.schema.json', source: 'src/commands/run.ts', type: 'RunJson',
     title: 'pts run --json and pts resume --json', description: 'The summary of the run of one test, or of a suite (pts run all), with the report files.',
   },
@@ -196,6 +205,10 @@ export const SCHEMAS: SchemaEntry[] = [
   {
     file: 'cli/fleet-collect.schema.json', source: 'src/fleet/hosts.ts', type: 'FleetCollectJson',
     title: 'pts fleet collect --json', description: 'Where each host\'s run directories were copied on the controller.',
+  },
+  {
+    file: 'cli/fleet-report.schema.json', source: 'src/commands/fleet/report.ts', type: 'FleetReportJson',
+    title: 'pts fleet report --json', description: 'The fleet report files written and the collected run directories (host, drive) they were made from.',
   },
   {
     file: 'cli/compare.schema.json', source: 'src/commands/compare.ts', type: 'CompareJson',

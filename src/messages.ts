@@ -339,6 +339,24 @@ export const internal = {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Several drives at once (pts run --device A --device B ...: one lane per drive, a fleet directory)
+// ------------------------------------------------------------------------------------------------
+
+const RESTORE_FLEET = 'restore fleet.json from a copy; every lane\'s own run directory is untouched'
+
+export const lanes = {
+  fleetNotJson: (path: string, why: string): Msg => msg(`${path} is not valid JSON (${why})`, RESTORE_FLEET),
+  invalidFleet: (path: string, problems: readonly Problem[]): Msg => data.invalid('fleet index', path, problems, RESTORE_FLEET),
+  duplicateDevice: (devices: readonly string[]): Msg => msg(`--device names the same drive more than once (${list(devices)})`, 'name each drive once: one lane per drive'),
+  fleetExists: (dir: string): Msg => msg(`${dir} already holds a fleet (fleet.json)`, `choose another --out, or continue it with: ${resumeCmd(dir)}`),
+  notAFleet: (dir: string): Msg => msg(`${dir} holds no fleet.json`, 'pass the directory that pts run with several --device wrote'),
+  nothingToResume: (dir: string): Msg => msg(`every lane of the fleet in ${dir} is complete or was refused by the safety gate; there is nothing to resume`, `its report is ${dir}/fleet.pdf (render it again with: pts report ${dir})`),
+  reportFailed: (why: string, dir: string): Msg => msg(`the fleet report could not be rendered: ${why}; every lane's results and own report are kept in ${dir}; render it again with: pts report ${dir}`),
+  oneOutForLanes: (flag: string): Msg => msg(`${flag} applies to one drive; with several --device it is not allowed`, 'give --out the fleet directory (each lane gets its own directory in it)'),
+  noLaneRuns: (dir: string): Msg => msg(`no lane of the fleet in ${dir} has a finished run to report`, `continue the fleet with: ${resumeCmd(dir)}`),
+}
+
+// ------------------------------------------------------------------------------------------------
 // pts fleet (many hosts through Ansible)
 // ------------------------------------------------------------------------------------------------
 
@@ -361,4 +379,5 @@ export const fleet = {
   lanesRefused: (lanes: readonly string[]): Msg => msg(`Some drives were not started or resumed:\n${lanes.map(l => `  - ${l}`).join('\n')}`, 'see pts fleet status <inventory>; the others run on'),
   packMismatch: (host: string, file: string): Msg => msg(`The copy of ${host}'s run directories (${file}) differs from the host's archive (size or SHA-256)`, 'run pts fleet collect again'),
   nothingCollected: (dir: string): Msg => msg(`No collected run directories in ${dir}`, 'run pts fleet collect <inventory> first'),
+  notCollected: (drive: string, dir: string): Msg => msg(`${drive} is left out of the fleet report: ${dir} holds no collected run`, 'run pts fleet collect <inventory>, then pts fleet report again'),
 }

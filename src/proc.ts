@@ -1,5 +1,5 @@
 /** Finding and ending processes by their command line (I/O, /proc). */
-import {spawnSync} from 'node:child_process'
+import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {accessSync, constants, readdirSync, readFileSync} from 'node:fs'
 import {delimiter, join} from 'node:path'
 
@@ -64,4 +64,12 @@ export function killFioSync(match: string): number {
 export async function killFio(match: string): Promise<void> {
   const deadline = Date.now() + 10_000
   while (killFioSync(match) > 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 20))
+}
+
+/**
+ * This pts itself as a child process (a lane of a multi-drive run): the same node, the same entry
+ * script (bin/run.js or bin/dev.js) and node options, with piped stdio.
+ */
+export function spawnPts(args: string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [...process.execArgv, process.argv[1], ...args], {stdio: ['pipe', 'pipe', 'pipe'], env: {...process.env, ...env}})
 }

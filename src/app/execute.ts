@@ -6,20 +6,21 @@ import * as M from '../messages.js'
 import {prepareFileTarget} from '../device/target.js'
 import {findFio} from '../engine/fio.js'
 import {hostFacts, toolVersion} from '../host.js'
-import {Progress} from '../progress.js'
+import {Progress, type SuitePosition} from '../progress.js'
 import {runProgram, type ProgramSummary} from '../runner/run.js'
+import {lanePeers, type RunConcurrencyInput} from '../runner/concurrency.js'
 import type {Prepared} from './prepare.js'
 
 export type RunSummary = ProgramSummary & {report: RunReport}
 
-export async function execute(p: Prepared, runDir: string, argv: string[], quiet: boolean, opts: {signKey?: KeyObject} = {}): Promise<RunSummary> {
+export async function execute(p: Prepared, runDir: string, argv: string[], quiet: boolean, opts: {signKey?: KeyObject; suite?: SuitePosition; concurrency?: RunConcurrencyInput} = {}): Promise<RunSummary> {
   const fio = findFio() // before anything is written: a missing fio changes nothing
   if (p.refusals.length > 0) throw new UnsafeTargetError(M.target.refused(p.target.kind === 'file' ? `file:${p.target.path}` : p.target.path, p.refusals))
   prepareFileTarget(p.target)
   const dir = resolve(runDir)
   const summary = await runProgram({
     plan: p.plan, target: p.target, purge: p.purge, fio, runId: dir.split('/').pop()!, runDir: dir, argv, toolVersion: toolVersion(), host: hostFacts(),
-    progress: new Progress(process.stderr, quiet, 10), signKey: opts.signKey, metadata: p.metadata,
+    progress: new Progress(process.stderr, quiet, 10, opts.suite), signKey: opts.signKey, metadata: p.metadata, concurrency: opts.concurrency ?? lanePeers(),
   })
   return {...summary, report: await reportAfterRun(dir, quiet)}
 }

@@ -16,6 +16,7 @@ import type {RunManifest} from '../model/manifest.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {loadProgramSpec} from '../store/spec-files.js'
 import {runProgram} from '../runner/run.js'
+import {lanePeers} from '../runner/concurrency.js'
 
 export async function resumeRun(runDirArg: string, opts: {restart: boolean; signKey: KeyObject | undefined; argv: string[]; log: ((text: string) => void) | null}): Promise<RunSummary> {
   const {runDir: dir, manifest, results} = readStoredRun(runDirArg)
@@ -40,6 +41,7 @@ export async function resumeRun(runDirArg: string, opts: {restart: boolean; sign
   const summary = await runProgram({
     plan, target, purge, fio, runId: manifest.runId, runDir: dir, argv: opts.argv, toolVersion: toolVersion(), host: hostFacts(),
     progress: new Progress(process.stderr, false, 10), signKey: opts.signKey,
+    concurrency: lanePeers() ?? (manifest.concurrency ? {fleet: manifest.concurrency.fleet, lane: manifest.concurrency.lane, drives: manifest.concurrency.drives} : undefined),
     resume: {manifest, results, restartFromPurge: restart, interruption: {lastActivityAt, status: results.status, leftovers}},
   })
   const withReport = {...summary, report: await reportAfterRun(dir, false)}

@@ -258,7 +258,9 @@ export async function runSuite(o: SuiteRunOptions): Promise<SuiteManifest & {fil
         } else {
           const p = prepared.get(t.test)!
           // a file target that this suite created is its own: later tests may overwrite it
-          const r = await execute(p, runDir, [...s.argv, `# ${t.test}`], false, {signKey: o.signKey})
+          const later = s.tests.slice(s.tests.indexOf(t) + 1).map(x => prepared.get(x.test)?.plan.timeline ?? [])
+          const suite = {index: s.tests.indexOf(t) + 1, of: s.tests.length, laterMinSec: later.flat().reduce((a, x) => a + x.minSec, 0), laterMaxSec: later.flat().reduce((a, x) => a + x.maxSec, 0)}
+          const r = await execute(p, runDir, [...s.argv, `# ${t.test}`], false, {signKey: o.signKey, suite})
           report = r.report
         }
         t.status = 'complete'

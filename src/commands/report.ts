@@ -23,6 +23,8 @@ CSV (RFC 4180: one header row, CRLF, quoted where needed; numbers as plain decim
 - report-windows.csv: per loop phase and test point, the measurement-window averages the report's tables show (verdict, window rounds, IOPS, MB/s, ms).
 - report-histograms.csv: response-time histograms (LAT, CBW/ECW, DIRTH), one row per latency bin (upper bound in ms, IO count).
 
+A fleet directory (pts run with several --device, holding fleet.json) gets the fleet report: fleet.pdf and fleet.html in the fleet directory, one row per drive (model, serial, firmware, test, verdict, headline values), and for the drives of one model the sample variation of each headline value (min, median, max, coefficient of variation).
+
 Exit codes: 3 results.json or manifest.json fails its schema; 7 the report cannot be rendered (e.g. Chromium missing: apt-get install -y chromium, or set CHROMIUM_PATH); 8 run directory missing or incomplete, or the run is still in progress.`
   static examples = [
     {description: 'Write report.pdf and report.html into the run directory', command: '<%= config.bin %> report reports/20261201-013109-iops-nvme1n1'},
@@ -42,6 +44,15 @@ Exit codes: 3 results.json or manifest.json fails its schema; 7 the report canno
     const formats = flags.format.split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
     const bad = formats.filter(f => !(FORMATS as readonly string[]).includes(f))
     if (bad.length > 0 || formats.length === 0) throw new UsageError(M.usage.unknownFormat(flags.format, bad, FORMATS))
+    const {existsSync} = await import('node:fs')
+    const {join} = await import('node:path')
+    if (existsSync(join(args.runDir, 'fleet.json'))) {
+      // a fleet directory: the fleet report (one row per drive), PDF and HTML only
+      const {renderFleetReport} = await import('../report/fleet/index.js')
+      const files = await renderFleetReport(args.runDir, {formats: formats.filter((f): f is 'pdf' | 'html' => f === 'pdf' || f === 'html')})
+      if (!this.jsonEnabled()) for (const f of files) this.log(f)
+      return {files}
+    }
     const {renderReport} = await import('../report/index.js')
     const result = await renderReport(args.runDir, {formats: formats as Format[], out: flags.out})
     if (!this.jsonEnabled()) for (const f of result.files) this.log(f)

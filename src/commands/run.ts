@@ -5,9 +5,11 @@ import {EXIT, UsageError} from '../errors.js'
 import * as M from '../messages.js'
 import type {RunSummary} from '../app/execute.js'
 import type {SuiteManifest} from '../app/suite.js'
+import type {FleetJson} from '../fleet/model.js'
+import {Flags} from '@oclif/core'
 
-/** What `pts run --json` (and `pts resume --json`) prints: the run of one test with its report, or a suite (run all). */
-export type RunJson = RunSummary | (SuiteManifest & {files: string[]})
+/** What `pts run --json` (and `pts resume --json`) prints: the run of one test with its report, a suite (run all), or a fleet (several --device: one lane per drive). */
+export type RunJson = RunSummary | (SuiteManifest & {files: string[]}) | FleetJson
 
 export default class Run extends BaseCommand {
   static summary = 'Run a PTS test (iops, tp, lat, wsat, hir, xsr, cbw, ecw, dirth) or the whole suite (all) against a block device or a file.'
@@ -17,6 +19,8 @@ export default class Run extends BaseCommand {
 
 A block device is written only when it is not mounted, not swap, holds no partitions, has no holders, and --yes-destroy-data names its serial or path. A file: target is always non-compliant.
 
+Several drives at once: repeat --device (and --yes-destroy-data, one serial per drive). Each drive gets its own lane: a pts process of its own running this same command on that drive alone, into its own directory under the fleet directory (--out, default reports/<timestamp>-<test>-fleet), with its own fio processes, device lock, purge, write-cache handling, steady-state verdict, report, seal and resume. A drive refused by the safety gate, or whose fio fails, does not stop the others. fleet.json indexes the lanes; fleet.pdf and fleet.html have one row per drive (model, serial, firmware, test, verdict, headline values) and, for the drives of one model, the sample variation of each headline value (min, median, max, coefficient of variation). Each lane's manifest and report record the drives tested at the same time and the host's CPU use. Exit code: 0 when every lane completed, else 64 + one bit per lane that did not (lane 1: 1, lane 2: 2, lane 3: 4, lane 4: 8, lane 5: 16, any lane from 6 on: 32); the closing summary and fleet.json name each lane's status and exit code. pts resume <fleet directory> continues every unfinished lane; pts report <fleet directory> renders the fleet report again.
+
 When the run ends (also when it fails or is interrupted), manifest.json lists the SHA-256 of results.json and of every raw file; with --sign-key it is also signed (manifest.sig). pts audit checks both.`
   static examples = [
     '<%= config.bin %> run iops --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456',
@@ -25,17 +29,27 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
     '<%= config.bin %> run dirth --device /dev/nvme1n1 --workload oltp --ceiling-ms 5 --yes-destroy-data S3EVNX0K123456',
     '<%= config.bin %> run all --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456',
     '<%= config.bin %> run iops --device /dev/nvme1n1 --yes-destroy-data S3EVNX0K123456 --operator "ACME Labs, J. Doe" --vendor ACME --notes "FW 1.2 RC2, slot 3"',
+    '<%= config.bin %> run iops --device /dev/nvme1n1 --device /dev/nvme2n1 --yes-destroy-data S3EVNX0K123456 --yes-destroy-data S3EVNX0K654321',
     '<%= config.bin %> run all --tests tp,lat,wsat --device file:/scratch/pts.img --size 4GiB --point-seconds 1 --max-rounds 5 --time-scale 0.001',
   ]
   static args = testArg
-  static flags = {...runFlags, ...metadataFlags, ...suiteFlags, ...signKeyFlag}
+  static flags = {
+    ...runFlags, ...metadataFlags, ...suiteFlags, ...signKeyFlag,
+    device: Flags.string({char: 'd', description: 'target: a block device path (/dev/nvme1n1) or file:<path> (always non-compliant); repeat it to test several drives at once, one lane each', required: true, multiple: true}),
+    'yes-destroy-data': Flags.string({description: 'confirm destroying all data on the target: its serial number or path; with several --device, one per drive (repeat it)', multiple: true}),
+  }
 
   async run(): Promise<RunJson> {
     const {loadSigningKey} = await import('../store/integrity.js')
     const {prepare} = await import('../app/prepare.js')
     const {execute, exitFor, summaryText} = await import('../app/execute.js')
     const {chooseTests, revisionTests, runSuite} = await import('../app/suite.js')
-    const {args, flags} = await this.parse(Run)
+    const {args, flags: parsed} = await this.parse(Run)
+    if (parsed.device.length > 1) return this.fleet(args.test, parsed.device, parsed.out)
+    const {stopWhenParentGoes} = await import('../app/lanes.js')
+    stopWhenParentGoes()
+    const confirmations = parsed['yes-destroy-data'] ?? []
+    const flags = {...parsed, device: parsed.device[0], 'yes-destroy-data': confirmations.length > 1 ? await oneConfirmation(parsed.device[0], parsed.size, parsed['allow-partition'], confirmations) : confirmations[0]}
     const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])
     const runDir = flags.out ?? defaultRunDir(new Date(), args.test, flags.device)
     if (args.test === 'all') {
@@ -52,4 +66,22 @@ When the run ends (also when it fails or is interrupted), manifest.json lists th
     process.exitCode = exitFor(summary)
     return summary
   }
+
+  /** Several --device: one lane per drive, concurrently, indexed by fleet.json in the fleet directory. */
+  private async fleet(test: string, devices: string[], out: string | undefined): Promise<RunJson> {
+    const {runFleet} = await import('../app/lanes.js')
+    const {fleetSummaryText} = await import('../fleet/model.js')
+    const dir = out ?? defaultRunDir(new Date(), test, 'fleet')
+    const {fleet, exit} = await runFleet({dir, test, devices, argv: this.argv, json: this.jsonEnabled()})
+    if (!this.jsonEnabled()) this.log(fleetSummaryText(fleet, fleet.dir, exit))
+    process.exitCode = exit
+    return fleet
+  }
+}
+
+/** Of several --yes-destroy-data (a lane of a multi-drive run gets them all), the one naming this drive's serial or path. */
+async function oneConfirmation(device: string, size: string | undefined, allowPartition: boolean, list: string[]): Promise<string | undefined> {
+  const {parseTarget, pickConfirmation, resolveTarget} = await import('../device/target.js')
+  const {parseSizeFlag} = await import('../app/flags.js')
+  return pickConfirmation(resolveTarget(parseTarget(device), parseSizeFlag(size), {allowPartition}), list)
 }

@@ -116,6 +116,12 @@ export function refusals(t: ResolvedTarget, confirmation: string | undefined): s
   return reasons
 }
 
+/** Of several --yes-destroy-data values (one per drive of a multi-drive run), the one that names this target (else the first, whose refusal then says what to pass). */
+export function pickConfirmation(t: ResolvedTarget, list: readonly string[]): string | undefined {
+  const facts = t.kind === 'file' || !t.facts ? {path: t.path, name: t.path, serial: null} : t.facts
+  return list.find(c => confirms(c, facts)) ?? list[0]
+}
+
 export function assertSafe(t: ResolvedTarget, confirmation: string | undefined): void {
   const reasons = refusals(t, confirmation)
   if (reasons.length > 0) throw new UnsafeTargetError(M.target.refused(t.kind === 'file' ? `file:${t.path}` : t.path, reasons))

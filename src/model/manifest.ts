@@ -90,6 +90,8 @@ export interface RunManifest {
   }
   /** The operator's report metadata; absent when none was given and in runs of older versions. */
   metadata?: RunMetadata
+  /** A lane of a multi-drive run (pts run with several --device): the drives tested at the same time and the host's CPU use; absent for a single-drive run. */
+  concurrency?: RunConcurrency
   compliance: {compliant: boolean; reasons: string[]}
   deviations: string[]
   events: Array<{
@@ -133,4 +135,56 @@ export interface ManifestSignature {
   publicKeyFingerprint: string
   signedAt: string
   signatureBase64: string
+}
+
+/** The drives tested at the same time on this host (one lane each) and the host's CPU use while this lane ran. */
+export interface RunConcurrency {
+  /** The fleet directory that indexes the lanes (fleet.json). */
+  fleet: string
+  /** This lane's number in the fleet, from 1. @integer @minimum 1 */
+  lane: number
+  /** Every drive of the fleet (its --device), this one included, in lane order. */
+  drives: string[]
+  /** Host CPU use from /proc/stat, one entry per session of this lane (the run, then each resume). */
+  hostCpu: HostCpuUse[]
+}
+
+/** CPU time of the whole host over an interval, in percent of all its CPUs' time. */
+export interface HostCpuUse {
+  /** @format date-time */
+  from: string
+  /** @format date-time */
+  to: string
+  /** @integer @minimum 1 */
+  cpus: number
+  /** @minimum 0 */
+  userPct: number
+  /** @minimum 0 */
+  systemPct: number
+  /** @minimum 0 */
+  iowaitPct: number
+  /** Everything but idle and iowait. @minimum 0 */
+  busyPct: number
+}
+
+/** One /proc/stat "cpu" line's counters (clock ticks). */
+export interface CpuTicks { user: number; nice: number; system: number; idle: number; iowait: number; irq: number; softirq: number; steal: number; cpus: number }
+
+/** The "cpu" totals of a /proc/stat text (pure). */
+export function parseProcStat(text: string): CpuTicks | null {
+  const line = text.split('\n').find(l => /^cpu\s/.test(l))
+  if (!line) return null
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number)
+  if (![user, nice, system, idle].every(Number.isFinite)) return null
+  const cpus = text.split('\n').filter(l => /^cpu\d+\s/.test(l)).length || 1
+  return {user, nice, system, idle, iowait: iowait || 0, irq: irq || 0, softirq: softirq || 0, steal: steal || 0, cpus}
+}
+
+/** CPU use between two snapshots (pure); percentages rounded to 0.1. */
+export function cpuUseBetween(a: CpuTicks, b: CpuTicks, from: string, to: string): HostCpuUse {
+  const d = (k: keyof CpuTicks) => Math.max(0, b[k] - a[k])
+  const total = (['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal'] as const).reduce((s, k) => s + d(k), 0)
+  const pct = (v: number) => (total > 0 ? Math.round((1000 * v) / total) / 10 : 0)
+  return {from, to, cpus: b.cpus, userPct: pct(d('user') + d('nice')), systemPct: pct(d('system') + d('irq') + d('softirq')), iowaitPct: pct(d('iowait')),
+    busyPct: pct(total - d('idle') - d('iowait'))}
 }

@@ -183,6 +183,18 @@ export function platformKV(m: RunManifest, ioengine: string): KV[] {
     {label: 'I/O scheduler', value: id.ioScheduler ?? NOT_AVAILABLE},
     {label: 'Test SW', value: `pts ${m.tool.version}; ${m.fio.version} (${ioengine})`},
     ...(m.metadata?.notes ? [{label: 'Notes', value: m.metadata.notes}] : []),
+    ...concurrencyKV(m),
+  ]
+}
+
+/** A lane of a multi-drive run: the drives tested at the same time and the host's CPU use (test conditions). */
+export function concurrencyKV(m: RunManifest): KV[] {
+  const c = m.concurrency
+  if (!c) return []
+  const cpu = c.hostCpu.at(-1)
+  return [
+    {label: 'Concurrent', value: `${c.drives.length} drives at once (lane ${c.lane}): ${c.drives.join(', ')}`},
+    {label: 'Host CPU', value: cpu ? `${cpu.busyPct}% busy (user ${cpu.userPct}%, system ${cpu.systemPct}%, iowait ${cpu.iowaitPct}%) of ${cpu.cpus} CPUs over the run${c.hostCpu.length > 1 ? ` (last of ${c.hostCpu.length} sessions)` : ''}` : 'not measured'},
   ]
 }
 

@@ -38,6 +38,7 @@ import {stepsOf} from '../analysis/steps.js'
 import {concludeLoop} from '../steady-state/conclude.js'
 import {burstsFromSteps, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
 import {binsOf} from '../model/latency.js'
+import {drivesThatRan, startCpuSampling, type RunConcurrencyInput} from './concurrency.js'
 
 export interface ProgramRunInputs {
   plan: ProgramPlan
@@ -53,6 +54,8 @@ export interface ProgramRunInputs {
   signKey?: KeyObject
   /** The operator's report metadata (--operator, --vendor, --notes), stored in the manifest. */
   metadata?: RunMetadata
+  /** A lane of a multi-drive run: the fleet and the drives tested at the same time (recorded in the manifest with the host's CPU use). */
+  concurrency?: RunConcurrencyInput
   resume?: {manifest: RunManifest; results: ProgramResults
     /** Set aside everything measured and start again from the first phase (a clean, compliant run). */
     restartFromPurge: boolean
@@ -147,6 +150,17 @@ function initialManifest(inp: ProgramRunInputs): RunManifest {
   }
 }
 
+/** The lane's fleet in the manifest, and concurrent testing as a recorded deviation (a test condition the report shows). */
+function recordConcurrency(manifest: RunManifest, c: RunConcurrencyInput, target: ResolvedTarget): void {
+  manifest.concurrency = {fleet: c.fleet, lane: c.lane, drives: c.drives, hostCpu: manifest.concurrency?.hostCpu ?? []}
+  const me = target.kind === 'file' ? `file:${target.path}` : target.path
+  const others = c.drives.filter(d => d !== me)
+  const lead = 'tested at the same time as '
+  manifest.deviations = manifest.deviations.filter(d => !d.startsWith(lead))
+  if (others.length === 0) return
+  manifest.deviations.push(`${lead}${others.length} other drive${others.length === 1 ? '' : 's'} on this host (${others.join(', ')}), one fio process each: they share the host's CPU, memory and I/O paths`)
+}
+
 /** One line per phase for the summary and the progress notes (pure). */
 export function phaseDetail(r: PhaseResult): string {
   switch (r.kind) {
@@ -192,6 +206,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   const manifest = inp.resume ? inp.resume.manifest : initialManifest(inp)
   const results = inp.resume && !inp.resume.restartFromPurge ? inp.resume.results : initialProgramResults(plan, inp.runId)
   const save = () => store.saveProgramResults(results)
+  const cpuUse = inp.concurrency ? startCpuSampling() : null
+  if (inp.concurrency) recordConcurrency(manifest, inp.concurrency, inp.target)
   const event = (name: string, detail: string) => {
     manifest.events.push({at: iso(new Date()), event: name, detail})
     store.saveManifest(manifest)
@@ -221,6 +237,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     manifest.status = status
     manifest.finishedAt = iso(new Date())
     manifest.error = error ? {message: error.message, exit: error.exit} : null
+    const use = cpuUse?.()
+    if (use && manifest.concurrency) manifest.concurrency.hostCpu.push(use)
+    // the lanes refused by their safety gate did not run: only the drives that ran are recorded
+    if (inp.concurrency) recordConcurrency(manifest, {...inp.concurrency, drives: drivesThatRan(inp.concurrency)}, inp.target)
     save()
     event('finish', `${status}; ${results.phases.map(p => `${p.id}: ${phaseDetail(p)}`).join('; ')}`)
   }

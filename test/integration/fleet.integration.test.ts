@@ -146,4 +146,15 @@ describe('pts fleet over Ansible and ssh, on network-namespace hosts (root only)
       expect(a.code, a.stdout.slice(-3000)).to.equal(0)
     }
   })
+
+  it('report renders one fleet report across the hosts from the collected copies', async () => {
+    const r = await pts(['fleet', 'report', inv, '--dir', dir, '--format', 'html', '--json'], 120_000)
+    expect(r.code, r.stderr + r.stdout).to.equal(0)
+    const rep = JSON.parse(r.stdout) as {files: string[]; runs: Array<{host: string}>}
+    expect(check('cli/fleet-report.schema.json', rep)).to.deep.equal([])
+    expect(rep.files).to.deep.equal([join(dir, 'fleet.html')])
+    expect(rep.runs.map(x => x.host)).to.deep.equal(['node-a', 'node-b'])
+    const html = readFileSync(join(dir, 'fleet.html'), 'utf8')
+    for (const h of fleet!.hosts) expect(html).to.include(`${h.name}:${h.loops[0]}`)
+  })
 })

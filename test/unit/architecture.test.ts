@@ -57,6 +57,9 @@ const PURE: readonly string[] = [
   'src/device/purge-plan.ts',
   'src/compare/phases.ts',
   'src/compare/table.ts',
+  'src/fleet/model.ts',
+  'src/report/fleet/model.ts',
+  'src/report/fleet/html.ts',
   'src/fleet/hosts.ts',
   'src/fleet/text.ts',
 ]
@@ -95,7 +98,6 @@ const LAYERS: LayerTable = [
   'audit',
   'compare',
   'app',
-  'fleet',
   'commands',
   'index.ts',
 ]

@@ -3,7 +3,7 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {ansibleInventory, confirmationOf, judgeFleet, laneKey, parseProgressLine, shellLine, unconfirmed, type AgentReply, type FleetInventory, type LaneReport} from '../../src/fleet/hosts.js'
-import {loadInventory} from '../../src/fleet/controller.js'
+import {loadInventory} from '../../src/app/fleet-controller.js'
 import {InvalidDataError} from '../../src/errors.js'
 
 const inv = (): FleetInventory => ({

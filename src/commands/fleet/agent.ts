@@ -12,7 +12,7 @@ export default class FleetAgent extends BaseCommand {
 
   async run(): Promise<AgentReply> {
     const {args, flags} = await this.parse(FleetAgent)
-    const {runAgent} = await import('../../fleet/agent.js')
+    const {runAgent} = await import('../../app/fleet-agent.js')
     const spec = JSON.parse(readFileSync(0, 'utf8')) as AgentSpec
     const reply = await runAgent(args.action as 'facts', spec, flags.confirm)
     this.log(JSON.stringify(reply))

@@ -12,7 +12,7 @@ export default class FleetCollect extends BaseCommand {
 
   async run(): Promise<FleetCollectJson> {
     const {args, flags} = await this.parse(FleetCollect)
-    const {loadInventory, fleetDirOf, collect} = await import('../../fleet/controller.js')
+    const {loadInventory, fleetDirOf, collect} = await import('../../app/fleet-controller.js')
     const inv = loadInventory(args.inventory)
     const dir = fleetDirOf(inv, flags.dir)
     const hosts = collect(inv, dir).map(c => ({host: c.host, dir: c.dir, error: c.error, lanes: (c.reply?.lanes ?? []).map(l => ({key: l.key, state: l.state, dir: c.dir ? `${c.dir}/${l.key}` : null}))}))

@@ -16,7 +16,7 @@ export default class FleetPlan extends BaseCommand {
 
   async run(): Promise<FleetPlanJson> {
     const {args, flags} = await this.parse(FleetPlan)
-    const {loadInventory, fleetDirOf, onHosts} = await import('../../fleet/controller.js')
+    const {loadInventory, fleetDirOf, onHosts} = await import('../../app/fleet-controller.js')
     const {judgeFleet} = await import('../../fleet/hosts.js')
     const {planText} = await import('../../fleet/text.js')
     const inv = loadInventory(args.inventory)

@@ -13,7 +13,7 @@ export default class FleetRun extends BaseCommand {
 
   async run(): Promise<FleetActionJson> {
     const {args, flags} = await this.parse(FleetRun)
-    const {loadInventory, fleetDirOf, onHosts} = await import('../../fleet/controller.js')
+    const {loadInventory, fleetDirOf, onHosts} = await import('../../app/fleet-controller.js')
     const {judgeFleet, unconfirmed, actionJson} = await import('../../fleet/hosts.js')
     const {outcomesText} = await import('../../fleet/text.js')
     const inv = loadInventory(args.inventory)

@@ -11,7 +11,7 @@ export default class FleetStatus extends BaseCommand {
 
   async run(): Promise<FleetActionJson> {
     const {args, flags} = await this.parse(FleetStatus)
-    const {loadInventory, fleetDirOf, onHosts} = await import('../../fleet/controller.js')
+    const {loadInventory, fleetDirOf, onHosts} = await import('../../app/fleet-controller.js')
     const {actionJson} = await import('../../fleet/hosts.js')
     const {outcomesText} = await import('../../fleet/text.js')
     const inv = loadInventory(args.inventory)

@@ -13,8 +13,8 @@ import * as M from '../messages.js'
 import {runTool, whichPath} from '../proc.js'
 import {writeFileAtomic} from '../store/atomic.js'
 import {check} from '../validate.js'
-import {ansibleInventory, duplicateDrives, reservedRunArgs, secretPointers, type AgentReply, type FleetInventory, type HostOutcome} from './hosts.js'
-import type {AgentAction} from './agent.js'
+import {ansibleInventory, duplicateDrives, reservedRunArgs, secretPointers, type AgentReply, type FleetInventory, type HostOutcome} from '../fleet/hosts.js'
+import type {AgentAction} from './fleet-agent.js'
 
 export function loadInventory(file: string): FleetInventory {
   let data: unknown

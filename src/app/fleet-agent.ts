@@ -19,12 +19,12 @@ import {closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import {hostname} from 'node:os'
 import {join} from 'node:path'
 import {discoverDevice} from '../device/discover.js'
-import {probeFio} from '../app/preflight-probe.js'
+import {probeFio} from './preflight-probe.js'
 import {toolVersion} from '../host.js'
 import {runTool} from '../proc.js'
 import {endLeftovers, liveHolder, processAlive} from '../store/lock.js'
 import {writeJsonAtomic} from '../store/atomic.js'
-import {laneKey, parseProgressLine, type AgentReply, type AgentSpec, type FleetDrive, type LaneReport, type LaneState} from './hosts.js'
+import {laneKey, parseProgressLine, type AgentReply, type AgentSpec, type FleetDrive, type LaneReport, type LaneState} from '../fleet/hosts.js'
 
 export type AgentAction = 'facts' | 'start' | 'status' | 'resume' | 'pack'
 
