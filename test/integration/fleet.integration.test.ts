@@ -9,6 +9,7 @@
  * host's run is left as it was; collect copies both back byte for byte and pts audit passes on the copies.
  */
 import {expect} from 'chai'
+import {spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join, relative} from 'node:path'
@@ -112,6 +113,17 @@ describe('pts fleet over Ansible and ssh, on network-namespace hosts (root only)
     expect(laneB.state).to.equal('stopped')
     expect(laneB.phase).to.be.a('string')
     expect(['running', 'complete']).to.include(status.hosts[0].reply!.lanes[0].state)
+    // something else holds node-b's drive open: resume refuses that lane and names the process
+    const holder = spawn('sh', ['-c', 'exec 3<"$0"; exec sleep 120', fleet!.hosts[1].loops[0]], {stdio: 'ignore'})
+    try {
+      await until('the holder opened the drive', 10_000, () => { try { return readdirSync(`/proc/${holder.pid}/fd`).length > 3 } catch { return false } })
+      const refused = await pts(['fleet', 'resume', inv, '--dir', dir, '--json', ...confirm])
+      expect(refused.code, refused.stderr + refused.stdout).to.equal(4)
+      const rj = JSON.parse(refused.stdout) as FleetActionJson
+      expect(rj.hosts[1].reply!.lanes[0].openBy.map(o => o.pid)).to.include(holder.pid)
+      expect(rj.hosts[1].reply!.lanes[0].action).to.match(/^refused: .* is still open: pid \d+ sleep 120/)
+    } finally { holder.kill('SIGKILL') }
+    await until('the holder is gone', 10_000, () => !existsSync(`/proc/${holder.pid}`))
     const rs = await pts(['fleet', 'resume', inv, '--dir', dir, '--json', ...confirm])
     expect(rs.code, rs.stderr + rs.stdout).to.equal(0)
     const resumed = JSON.parse(rs.stdout) as FleetActionJson
