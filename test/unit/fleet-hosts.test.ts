@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {ansibleInventory, confirmationOf, judgeFleet, laneKey, parseProgressLine, shellLine, unconfirmed, type AgentReply, type FleetInventory, type LaneReport} from '../../src/fleet/hosts.js'
 import {loadInventory} from '../../src/app/fleet-controller.js'
 import {InvalidDataError} from '../../src/errors.js'
+import {commonGlobal, wipcJobText} from '../../src/engine/jobfile.js'
 
 const inv = (): FleetInventory => ({
   name: 'lab', test: 'iops', runArgs: ['--point-seconds', '60'], ssh: {identityFile: '/k/id', knownHostsFile: '/k/known hosts'},
@@ -95,5 +96,14 @@ describe('pts fleet: inventory, Ansible inventory and the fleet verdict (pure)',
     expect(parseProgressLine('03:10:34Z [12s] iops loop | round 3/25 | point 1/56 RND | ETA 4m 10s (done 03:14Z)'))
       .to.deep.equal({phase: 'iops loop', round: '3/25', eta: '4m 10s (done 03:14Z)'})
     expect(parseProgressLine('Error: no such device')).to.deep.equal({phase: null, round: null, eta: null})
+  })
+
+  it('fio may not create a block device target that is missing (allow_file_create=0); a file target is created as before', () => {
+    expect(commonGlobal('libaio', '/dev/disk/by-id/nvme-ACME_S1', false, true)).to.include('allow_file_create=0')
+    expect(commonGlobal('libaio', '/scratch/pts.img')).to.not.include('allow_file_create=0')
+    const wipc = (device: boolean): string => wipcJobText({header: 'h', ioengine: 'libaio', targetPath: '/dev/loop3', device, blockSizeBytes: 131072, totalBytes: 1 << 20, queueDepth: 32, seed: 1,
+      slices: [{offsetBytes: 0, sizeBytes: 1 << 20, ioSizeBytes: 1 << 20}], section: 'wipc'})
+    expect(wipc(true)).to.match(/^allow_file_create=0$/m)
+    expect(wipc(false)).to.not.include('allow_file_create')
   })
 })
