@@ -5,7 +5,7 @@
  * per lane, the idle time between consecutive test points (the `timing.gapBeforeMs` pts stores for
  * every step: from the previous point's I/O end to this point's I/O start). Target: a median
  * <= 20 ms per lane with 4 lanes. Records the 1-minute load average before and after and the host
- * CPU use each lane's manifest holds (on a machine shared with other work the gaps grow: the figures
+ * CPU use each lane's manifest holds; LANES=1 is a plain single-drive run, the baseline, (on a machine shared with other work the gaps grow: the figures
  * are only meaningful on an otherwise idle host). Writes bench/results/lanes-<date>.json.
  */
 import {spawn} from 'node:child_process'
@@ -35,7 +35,9 @@ try {
     c.on('exit', res)
   })
   const wallSec = (Date.now() - t0) / 1000
-  const f = JSON.parse(readFileSync(join(fleet, 'fleet.json'), 'utf8')) as {lanes: Array<{index: number; dir: string; status: string}>}
+  // LANES=1: a plain single-drive run (no fleet), the baseline on the same host
+  const f = lanes === 1 ? {lanes: [{index: 1, dir: '.', status: code === 0 ? 'complete' : 'failed'}]}
+    : JSON.parse(readFileSync(join(fleet, 'fleet.json'), 'utf8')) as {lanes: Array<{index: number; dir: string; status: string}>}
   const perLane = f.lanes.map(l => {
     const r = JSON.parse(readFileSync(join(fleet, l.dir, 'results.json'), 'utf8')) as {phases: Array<{kind: string; rounds?: Array<{points: Array<{timing?: {gapBeforeMs: number | null}}>}>}>}
     const m = JSON.parse(readFileSync(join(fleet, l.dir, 'manifest.json'), 'utf8')) as {concurrency?: {hostCpu: Array<{busyPct: number}>}}
@@ -46,7 +48,7 @@ try {
   console.table(perLane)
   console.log(`exit ${code}, ${wallSec.toFixed(1)} s, load average ${load0.toFixed(2)} -> ${out.loadavg1After.toFixed(2)} on ${out.cpus} CPUs`)
   mkdirSync(join(ROOT, 'bench/results'), {recursive: true})
-  writeFileSync(join(ROOT, `bench/results/lanes-${out.date.slice(0, 10)}.json`), JSON.stringify(out, null, 2) + '\n')
+  writeFileSync(join(ROOT, `bench/results/lanes-${lanes}-${out.date.slice(0, 10)}.json`), JSON.stringify(out, null, 2) + '\n')
 } finally {
   rmSync(tmp, {recursive: true, force: true})
 }

@@ -352,8 +352,8 @@ export const lanes = {
   notAFleet: (dir: string): Msg => msg(`${dir} holds no fleet.json`, 'pass the directory that pts run with several --device wrote'),
   nothingToResume: (dir: string): Msg => msg(`every lane of the fleet in ${dir} is complete or was refused by the safety gate; there is nothing to resume`, `its report is ${dir}/fleet.pdf (render it again with: pts report ${dir})`),
   reportFailed: (why: string, dir: string): Msg => msg(`the fleet report could not be rendered: ${why}; every lane's results and own report are kept in ${dir}; render it again with: pts report ${dir}`),
-  oneOutForLanes: (flag: string): Msg => msg(`${flag} applies to one drive; with several --device it is not allowed`, 'give --out the fleet directory (each lane gets its own directory in it)'),
-  noLaneRuns: (dir: string): Msg => msg(`no lane of the fleet in ${dir} has a finished run to report`, `continue the fleet with: ${resumeCmd(dir)}`),
+  restartFromFleet: (laneDir: string): Msg => msg('--restart-from applies to one run, not a fleet of lanes', `pass the lane's directory, e.g. ${laneDir}`),
+  fleetFormats: (formats: string): Msg => msg(`--format ${formats}: a fleet report is written as pdf and html`, 'pass --format pdf, html or pdf,html'),
 }
 
 // ------------------------------------------------------------------------------------------------

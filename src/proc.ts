@@ -68,8 +68,10 @@ export async function killFio(match: string): Promise<void> {
 
 /**
  * This pts itself as a child process (a lane of a multi-drive run): the same node, the same entry
- * script (bin/run.js or bin/dev.js) and node options, with piped stdio.
+ * script (bin/run.js or bin/dev.js) and node options, with piped stdio, in a process group of its own.
  */
 export function spawnPts(args: string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [...process.execArgv, process.argv[1], ...args], {stdio: ['pipe', 'pipe', 'pipe'], env: {...process.env, ...env}})
+  // its own process group: a Ctrl-C on the terminal reaches only this pts, which passes it on once
+  // (a lane that got it twice would stop at once instead of cleanly)
+  return spawn(process.execPath, [...process.execArgv, process.argv[1], ...args], {stdio: ['pipe', 'pipe', 'pipe'], env: {...process.env, ...env}, detached: true})
 }

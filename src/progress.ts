@@ -95,7 +95,7 @@ function cut(s: string, n: number): string {
 export function progressLine(width: number, v: LaneView): string {
   const max = Math.max(20, width) - 1
   const label = v.label ? `${v.label} ` : ''
-  const pct = v.pct === null ? '  -% ' : `${v.pct.toFixed(0).padStart(3)}% `
+  const pct = v.pct === null ? '  -% ' : `${String(Math.floor(v.pct)).padStart(3)}% `
   const head = `${label}${pct}`
   // the ETA in shorter forms until it fits beside the steady-state status
   const fixed = etaForms(v.etaSec, v.nowMs).map(e => [e, v.steady].filter(Boolean).join(' | ')).find(f => head.length + f.length + 2 <= max) ?? v.steady

@@ -117,6 +117,7 @@ async function runLanes(dir: string, fleet: FleetIndex, lanes: FleetLane[], json
       let stdout = ''
       let partial = ''
       let lastPlain = 0
+      let lastView: LaneView | null = null
       child.stdout.on('data', d => { stdout += d })
       child.stderr.on('data', (d: Buffer) => {
         const text = partial + d.toString('utf8')
@@ -125,6 +126,7 @@ async function runLanes(dir: string, fleet: FleetIndex, lanes: FleetLane[], json
         for (const line of lines) {
           if (line.startsWith(LANE_MARK)) {
             const p = JSON.parse(line.slice(LANE_MARK.length)) as {view: LaneView; line: string; important: boolean}
+            lastView = p.view
             if (board) board.update(String(l.index), {...p.view, label: `[${name(l)}]`})
             else if (p.important || Date.now() - lastPlain >= 10_000) { lastPlain = Date.now(); say(l, p.line.replace(/^\d\d:\d\d:\d\dZ /, '')) }
             continue
@@ -141,6 +143,8 @@ async function runLanes(dir: string, fleet: FleetIndex, lanes: FleetLane[], json
         l.status = laneStatusOf(exit)
         l.finishedAt = nowIso()
         if (exit !== 0) l.error = (laneError(stdout) ?? l.error ?? `pts exited with ${exit} (see ${log})`).replace(/\s*\n\s*/g, ' ')
+        // the lane's line ends with its outcome
+        board?.update(String(l.index), {label: `[${name(l)}]`, pct: l.status === 'complete' ? 100 : lastView?.pct ?? null, etaSec: null, nowMs: Date.now(), steady: l.status, detail: l.status === 'complete' ? '' : `exit ${exit}`})
         saveFleet(dir, fleet)
         done()
       })

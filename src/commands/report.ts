@@ -49,7 +49,9 @@ Exit codes: 3 results.json or manifest.json fails its schema; 7 the report canno
     if (existsSync(join(args.runDir, 'fleet.json'))) {
       // a fleet directory: the fleet report (one row per drive), PDF and HTML only
       const {renderFleetReport} = await import('../report/fleet/index.js')
-      const files = await renderFleetReport(args.runDir, {formats: formats.filter((f): f is 'pdf' | 'html' => f === 'pdf' || f === 'html')})
+      const fleetFormats = formats.filter((f): f is 'pdf' | 'html' => f === 'pdf' || f === 'html')
+      if (fleetFormats.length === 0) throw new UsageError(M.lanes.fleetFormats(flags.format))
+      const files = await renderFleetReport(args.runDir, {formats: fleetFormats})
       if (!this.jsonEnabled()) for (const f of files) this.log(f)
       return {files}
     }

@@ -29,8 +29,9 @@ Every test continues from its stored phases: completed phases are kept, a cut lo
     const [{loadSigningKey}, {readSuite, runSuite}] = await Promise.all([import('../store/integrity.js'), import('../app/suite.js')])
     const signKey = flags['sign-key'] === undefined ? undefined : loadSigningKey(flags['sign-key'])
     const {readFleet, resumeFleet} = await import('../app/lanes.js')
-    if (readFleet(args.runDir)) {
-      if (flags['restart-from']) throw new UsageError(M.lanes.oneOutForLanes('--restart-from'))
+    const fleetIndex = readFleet(args.runDir)
+    if (fleetIndex) {
+      if (flags['restart-from']) throw new UsageError(M.lanes.restartFromFleet(join(args.runDir, fleetIndex.lanes[0].dir)))
       const {fleetSummaryText} = await import('../fleet/model.js')
       const {fleet, exit} = await resumeFleet(args.runDir, this.jsonEnabled(), flags['sign-key'] ? ['--sign-key', flags['sign-key']] : [])
       if (!this.jsonEnabled()) this.log(fleetSummaryText(fleet, fleet.dir, exit))

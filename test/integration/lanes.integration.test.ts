@@ -9,7 +9,7 @@
 import {expect} from 'chai'
 import {execFileSync, spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {ROOT} from '../helpers/cli.js'
@@ -80,7 +80,7 @@ describe('pts run with several --device: one lane per drive (real fio, loop devi
         await sleep(50)
       }
     }
-    await waitFor('lane 2 never held its run directory', () => existsSync(join(fleet, 'fleet.json')) && existsSync(join(fleet, index().lanes[1].dir, 'lock.json')))
+    await waitFor('lane 2 never held its run directory', () => existsSync(join(fleet, 'fleet.json')) && existsSync(join(fleet, index().lanes[1].dir, 'lock.json')) && existsSync(join(fleet, index().lanes[1].dir, 'results.json')))
     lane2Pid = JSON.parse(readFileSync(join(fleet, index().lanes[1].dir, 'lock.json'), 'utf8')).pid as number
     process.kill(lane2Pid, 'SIGSTOP')
     await waitFor('lanes 1, 3 and 4 did not end while pts ran', () => [0, 2, 3].every(i => !['running', 'pending'].includes(index().lanes[i].status)))
@@ -90,6 +90,8 @@ describe('pts run with several --device: one lane per drive (real fio, loop devi
     await exited
     process.kill(lane2Pid, 'SIGCONT')
     expect(lane2Was, 'lane 2 (stopped) was still running when pts was killed').to.equal('running')
+    // not a terminal: plain lines, each with the wall-clock time and its lane
+    expect(stderr).to.match(new RegExp(`^\\d\\d:\\d\\d:\\d\\dZ \\[lane 1 ${small}\\s*\\] .*\\| ETA .*\\(done \\d\\d:\\d\\dZ`, 'm'))
 
     const killed = index()
     expect(check('fleet.schema.json', killed)).to.deep.equal([])
@@ -107,26 +109,30 @@ describe('pts run with several --device: one lane per drive (real fio, loop devi
     expect(m1.concurrency.hostCpu[0].cpus).to.be.at.least(1)
     expect(m1.concurrency.hostCpu[0].busyPct).to.be.within(0, 100)
     expect(m1.deviations.join('\n')).to.include(`tested at the same time as 2 other drives on this host (${large}, ${full})`)
-    expect(execFileSync('pdftotext', [join(lane1, 'report.pdf'), '-'], {encoding: 'utf8'})).to.match(/Concurrent[\s\S]*3 drives at once/)
+    expect(execFileSync('pdftotext', [join(lane1, 'report.pdf'), '-'], {encoding: 'utf8'})).to.match(/Concurrent:\s+3\s+drives\s+at\s+once[\s\S]*Host CPU:\s+[\d.]+%\s+busy/)
 
     // resume on a terminal 72 columns wide: lane 2 continues (its pts stopped when its parent went away), lane 1 is kept
     const r = spawn('script', ['-qec', `stty cols 72 rows 40; exec ${process.execPath} ${ROOT}bin/dev.js resume ${fleet}`, '/dev/null'], {cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe']})
     let tty = ''
     r.stdout.on('data', d => { tty += d })
     const code = await new Promise<number | null>(res => r.on('exit', c => res(c)))
+    // PTS_LANES_TTY=<file>: keep what the terminal showed, to look at it
+    if (process.env.PTS_LANES_TTY) writeFileSync(process.env.PTS_LANES_TTY, tty)
     const done = index()
     expect(done.lanes.map(l => l.status), tty.slice(-3000)).to.deep.equal(['complete', 'complete', 'refused', 'failed'])
     expect(code, 'exit 64 + lane 3 (4) + lane 4 (8)').to.equal(76)
     expect(sha(join(lane1, 'results.json')), 'lane 1 was not run again').to.equal(lane1Results)
     const m2 = JSON.parse(readFileSync(join(lane2Dir, 'manifest.json'), 'utf8'))
     expect(m2.events.map((e: {event: string}) => e.event)).to.include('resume')
-    expect(m2.integrity?.sealHash, 'lane 2 sealed').to.be.a('string')
-    // every line drawn on the terminal fits its 72 columns (the ANSI control sequences taken out)
+    expect(m2.integrity?.sealedAt, 'lane 2 sealed').to.be.a('string')
+    // every progress line drawn on the terminal fits its 72 columns, the steady-state status on it:
+    // each redraw starts at column 1 (ESC[1G) or on a new line; the other control sequences are taken out
     // eslint-disable-next-line no-control-regex
-    const lines = tty.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r\n|\r|\n/)
-    const bars = lines.filter(l => /%/.test(l) && /ETA/.test(l))
-    expect(bars.length, `progress bars drawn:\n${tty.slice(-2000)}`).to.be.greaterThan(0)
-    for (const l of lines) expect([...l].length, l).to.be.at.most(72)
+    const drawn = tty.split(/\r\n|\r|\n|\x1b\[1G|\x1b\[2K/).map(l => l.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''))
+    const bars = drawn.filter(l => /^\[\d \/dev\/loop\d+\]\s+\d+% /.test(l))
+    expect(bars.length, `progress lines drawn:\n${tty.slice(-2000)}`).to.be.greaterThan(2)
+    for (const l of bars) expect([...l].length, l).to.be.at.most(71)
+    expect(bars.some(l => / \| ETA [^|]+\(done \d\d:\d\dZ\) \| SS: /.test(l)), bars.join('\n')).to.equal(true)
 
     const text = execFileSync('pdftotext', ['-layout', join(fleet, 'fleet.pdf'), '-'], {encoding: 'utf8'})
     expect(text).to.include('Fleet report: tp, 4 drives')

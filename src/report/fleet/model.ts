@@ -108,7 +108,7 @@ export function buildFleetReport(o: {title: string; generatedAt: string; host: s
   const notes = [
     'One row per drive and test, with the verdict and headline values of that run\'s own report (its summary page); every lane is a complete single-drive run in its own directory, with its own purge, steady-state decision, report, seal and audit trail.',
     'Sample variation: for the drives of one model, the minimum, median and maximum of each headline value and its coefficient of variation (sample standard deviation / mean), from the values as the reports show them (rounded).',
-    ...(concurrent > 1 ? [`Up to ${concurrent} drives were tested at the same time on this host, one fio process each; each run's report lists the drives and the host's CPU use as a test condition${cpu.length ? ` (host CPU busy ${Math.min(...cpu)}-${Math.max(...cpu)}% over the runs)` : ''}.`] : []),
+    ...(concurrent > 1 ? [`Up to ${concurrent} drives were tested at the same time on this host, one fio process each; each run's report lists the drives and the host's CPU use as a test condition${cpu.length ? ` (host CPU busy ${Math.min(...cpu) === Math.max(...cpu) ? cpu[0] : `${Math.min(...cpu)}-${Math.max(...cpu)}`}% over the runs)` : ''}.`] : []),
   ]
   return {title: o.title, generatedAt: o.generatedAt, host: o.host, rows: o.rows, variation, single, notes}
 }
