@@ -85,6 +85,19 @@ describe('pts fleet over Ansible and ssh, on network-namespace hosts (root only)
     expect(plan.confirmations).to.deep.equal(fleet!.hosts.map(h => `${h.name}:${h.loops[0]}`))
   })
 
+  it('plan refuses a fleet with a host that does not answer, and names it', async () => {
+    const withDead = JSON.parse(readFileSync(inv, 'utf8')) as {hosts: Record<string, {address: string}>}
+    withDead.hosts['node-c'] = {...withDead.hosts['node-a'], address: '10.213.99.2'}
+    const f = join(fleet!.dir, 'fleet-dead.json')
+    writeFileSync(f, JSON.stringify(withDead))
+    const r = await pts(['fleet', 'plan', f, '--dir', join(fleet!.dir, 'controller-dead'), '--json'])
+    expect(r.code, r.stderr).to.equal(12)
+    const plan = JSON.parse(r.stdout) as FleetPlanJson
+    expect(plan.hosts.map(h => h.hostname)).to.deep.equal(['node-a', 'node-b', null])
+    expect(plan.problems).to.have.length(1)
+    expect(plan.problems[0]).to.match(/^node-c: unreachable: /)
+  })
+
   it('run refuses drives not confirmed as host:serial, and writes nothing', async () => {
     const r = await pts(['fleet', 'run', inv, '--dir', dir, '--yes-destroy-data', `node-a:${fleet!.hosts[0].loops[0]}`])
     expect(r.code).to.equal(4)
