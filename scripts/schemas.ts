@@ -191,6 +191,26 @@ export const SCHEMAS: SchemaEntry[] = [
     title: 'pts devices --json', description: 'Every block device found, with its identity and safety verdict.',
   },
   {
+    file: 'fleet-inventory.schema.json', source: 'src/fleet/hosts.ts', type: 'FleetInventory',
+    title: 'pts fleet inventory', description: 'The hosts of a fleet (reached over ssh with keys only), each host\'s drives by /dev/disk/by-id path and serial, and the test every drive runs. pts writes the Ansible inventory from it.',
+  },
+  {
+    file: 'cli/fleet-plan.schema.json', source: 'src/fleet/hosts.ts', type: 'FleetPlanJson',
+    title: 'pts fleet plan --json', description: 'Every host\'s pts and fio versions and hostname, every drive\'s identity, safety verdict and state, the reasons the fleet may not run, and what --yes-destroy-data must name.',
+  },
+  {
+    file: 'cli/fleet-action.schema.json', source: 'src/fleet/hosts.ts', type: 'FleetActionJson',
+    title: 'pts fleet run|status|resume --json', description: 'Every host\'s answer (its lanes: state, phase, round, ETA, what the action did) and the lanes the action refused.',
+  },
+  {
+    file: 'cli/fleet-collect.schema.json', source: 'src/fleet/hosts.ts', type: 'FleetCollectJson',
+    title: 'pts fleet collect --json', description: 'Where each host\'s run directories were copied on the controller.',
+  },
+  {
+    file: 'cli/fleet-report.schema.json', source: 'src/commands/fleet/report.ts', type: 'FleetReportJson',
+    title: 'pts fleet report --json', description: 'The fleet report files written and the collected run directories (host, drive) they were made from.',
+  },
+  {
     file: 'cli/compare.schema.json', source: 'src/commands/compare.ts', type: 'CompareJson',
     title: 'pts compare --json', description: 'The files written, the runs compared (the first is the baseline), their differences and the headline ones.',
   },

@@ -367,3 +367,29 @@ export const lanes = {
   restartFromFleet: (laneDir: string): Msg => msg('--restart-from applies to one run, not a fleet of lanes', `pass the lane's directory, e.g. ${laneDir}`),
   fleetFormats: (formats: string): Msg => msg(`--format ${formats}: a fleet report is written as pdf and html`, 'pass --format pdf, html or pdf,html'),
 }
+
+// ------------------------------------------------------------------------------------------------
+// pts fleet (many hosts through Ansible)
+// ------------------------------------------------------------------------------------------------
+
+const FLEET_INVENTORY_HINT = 'fix the inventory (see schemas/fleet-inventory.schema.json and the README section "Many hosts: pts fleet")'
+
+export const fleet = {
+  inventoryUnreadable: (file: string, why: string): Msg => msg(`Cannot read the fleet inventory ${file}: ${why}`, 'pass the path of a pts fleet inventory (JSON)'),
+  inventoryInvalid: (file: string, problems: readonly Problem[]): Msg => data.invalid('fleet inventory', file, problems, FLEET_INVENTORY_HINT),
+  secretInInventory: (file: string, pointers: readonly string[]): Msg =>
+    data.invalid('fleet inventory', file, pointers.map(p => ({pointer: p, message: 'looks like a password or secret: pts never stores one'})),
+      'remove it and log in with an ssh key (ssh.identityFile, or your ssh agent); pts connects with keys only'),
+  ansibleMissing: msg('ansible (ansible-core) is not installed on this controller', `${install('ansible-core openssh-client')}`),
+  ansibleFailed: (what: string, why: string): Msg => msg(`ansible could not run ${what}: ${why}`, 'check the inventory, the ssh key and known_hosts; run: ansible all -i <fleet dir>/ansible-inventory.json -m ping'),
+  planRefused: (problems: readonly string[]): Msg =>
+    msg(`The fleet may not run:\n${problems.map(p => `  - ${p}`).join('\n')}`, `fix each problem above, then run pts fleet plan again; ${NOTHING_WRITTEN}`),
+  notConfirmed: (missing: readonly string[]): Msg =>
+    msg(`Not every drive is confirmed: ${list(missing)}`, `confirm each drive that will be destroyed as host:serial, e.g. --yes-destroy-data ${missing[0] ?? 'host:serial'} (pts fleet plan lists them); ${NOTHING_WRITTEN}`),
+  unknownConfirmation: (extra: readonly string[], known: readonly string[]): Msg =>
+    msg(`--yes-destroy-data names drives that are not in the inventory: ${list(extra)}`, `name drives as host:serial: ${list(known)}`),
+  lanesRefused: (lanes: readonly string[]): Msg => msg(`Some drives were not started or resumed:\n${lanes.map(l => `  - ${l}`).join('\n')}`, 'see pts fleet status <inventory>; the others run on'),
+  packMismatch: (host: string, file: string): Msg => msg(`The copy of ${host}'s run directories (${file}) differs from the host's archive (size or SHA-256)`, 'run pts fleet collect again'),
+  nothingCollected: (dir: string): Msg => msg(`No collected run directories in ${dir}`, 'run pts fleet collect <inventory> first'),
+  notCollected: (drive: string, dir: string): Msg => msg(`${drive} is left out of the fleet report: ${dir} holds no collected run`, 'run pts fleet collect <inventory>, then pts fleet report again'),
+}

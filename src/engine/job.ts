@@ -61,7 +61,7 @@ export function programJob(plan: ProgramPlan, step: ProgramStepJob, hooks?: Exec
   const runtime = step.seconds
   return [
     `; pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${step.comment}`,
-    ...commonGlobal(plan.options.ioengine, plan.target.path),
+    ...commonGlobal(plan.options.ioengine, plan.target.path, false, plan.target.kind === 'block'),
     ...rangeLines(plan, w),
     'time_based=1',
     `runtime=${fioMs(runtime)}`,
@@ -113,7 +113,7 @@ export function streamSampleJob(plan: ProgramPlan, phase: Extract<PlannedPhase, 
   const slices = phase.stream!.slices
   const lines = [
     `; pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${seriesSampleComment(phase, sample)}; each thread continues its stream where the sample before ended`,
-    ...commonGlobal(plan.options.ioengine, plan.target.path, true),
+    ...commonGlobal(plan.options.ioengine, plan.target.path, true, plan.target.kind === 'block'),
     'time_based=1',
     `runtime=${fioMs(phase.sampleSeconds)}`,
     'norandommap=1',
@@ -146,7 +146,7 @@ export function seriesSampleJob(plan: ProgramPlan, phase: Extract<PlannedPhase, 
 /** WIPC of a program phase: SEQ writes of exactly totalBytes, one section per thread over its own slice (as IOPS). */
 export function programWipcJob(plan: ProgramPlan, phase: Extract<PlannedPhase, {kind: 'wipc'}>, seed: number, hooks?: ExecHooks): string {
   return wipcJobText({
-    header: `pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${phase.id}`, ioengine: plan.options.ioengine, targetPath: plan.target.path,
+    header: `pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${phase.id}`, ioengine: plan.options.ioengine, targetPath: plan.target.path, device: plan.target.kind === 'block',
     blockSizeBytes: phase.blockSizeBytes, totalBytes: phase.totalBytes, queueDepth: phase.queueDepth, seed, slices: phase.slices, section: phase.id,
   }, hooks)
 }

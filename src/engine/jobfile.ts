@@ -23,12 +23,14 @@ export function rwFor(readPct: number, access: 'random' | 'sequential'): string[
  * every job section on its own (group_reporting=0), for steps whose threads must be accounted one
  * by one (continuous sequential streams); engine/parse.ts adds the jobs up as fio's group report would.
  */
-export function commonGlobal(ioengine: string, targetPath: string, perJob = false): string[] {
+export function commonGlobal(ioengine: string, targetPath: string, perJob = false, device = false): string[] {
   return [
     '[global]',
     `ioengine=${ioengine}`,
     'direct=1',
     `filename=${fioEscapeFilename(targetPath)}`,
+    // A block device target must exist: without this a missing /dev/disk/by-id/ link would become a regular file that fio fills and calls a success.
+    ...(device ? ['allow_file_create=0'] : []),
     'refill_buffers=1',
     `group_reporting=${perJob ? 0 : 1}`,
     // "mixed" adds read+write statistics over all IOs (IO-weighted latency, 5 9s over all IOs; digest Part A 4).
@@ -56,11 +58,11 @@ export function fioMs(sec: number): string {
 }
 
 /** The WIPC job text of any test: one section per thread slice (offset, size, io_size), SEQ writes. */
-export function wipcJobText(w: {header: string; ioengine: string; targetPath: string; blockSizeBytes: number; totalBytes: number; queueDepth: number; seed: number
+export function wipcJobText(w: {header: string; ioengine: string; targetPath: string; device?: boolean; blockSizeBytes: number; totalBytes: number; queueDepth: number; seed: number
   slices: ReadonlyArray<{offsetBytes: number; sizeBytes: number; ioSizeBytes: number}>; section: string}, hooks?: ExecHooks): string {
   const lines = [
     `; ${w.header}: SEQ ${w.blockSizeBytes / 1024}KiB writes, ${w.totalBytes} bytes in total`,
-    ...commonGlobal(w.ioengine, w.targetPath),
+    ...commonGlobal(w.ioengine, w.targetPath, false, w.device),
     'rw=write',
     `bs=${w.blockSizeBytes}`,
     `iodepth=${w.queueDepth}`,

@@ -61,6 +61,8 @@ const PURE: readonly string[] = [
   'src/fleet/model.ts',
   'src/report/fleet/model.ts',
   'src/report/fleet/html.ts',
+  'src/fleet/hosts.ts',
+  'src/fleet/text.ts',
 ]
 
 /** What a PURE module must not reach through value imports (bare specifiers, as written). */

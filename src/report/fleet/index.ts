@@ -17,7 +17,8 @@ import {writeOut} from '../index.js'
 import {buildFleetReport, type FleetRunInput} from './model.js'
 import {fleetHtml} from './html.js'
 
-export interface RunRef { dir: string; lane: number | null; device: string; status: string; error: string | null }
+/** `host`: the host the run was made on (pts fleet collect); its rows show the device as host:path. */
+export interface RunRef { dir: string; lane: number | null; device: string; status: string; error: string | null; host?: string }
 
 /** The test run directories of a run or suite directory (a suite: one per test that has stored results). */
 function runDirsOf(dir: string): string[] {
@@ -46,7 +47,7 @@ export function fleetRows(refs: readonly RunRef[], base: string): FleetRunInput[
         const builder = PROGRAM_PAGE_BUILDERS[run.results.test]
         const section = builder ? builder({manifest: m, results: run.results, rawFiles: run.rawFiles, claims: run.claims, generatedAt: new Date().toISOString()}) : null
         rows.push({
-          dir: relative(base, d) || '.', lane: ref.lane, device: m.target.kind === 'file' ? `file:${m.target.path}` : m.target.path, model: none(m.target.identity.model),
+          dir: relative(base, d) || '.', lane: ref.lane, device: `${ref.host ? `${ref.host}:` : ''}${m.target.kind === 'file' ? `file:${m.target.path}` : m.target.path}`, model: none(m.target.identity.model),
           serial: none(m.target.identity.serial), firmware: none(m.target.identity.firmware), test: run.results.test, status: run.results.status,
           compliant: m.compliance.compliant && run.results.status === 'complete', verdict: section?.verdict ?? run.results.status, headline: section?.headline ?? [],
           concurrentDrives: m.concurrency?.drives.length ?? 1, hostCpuBusyPct: m.concurrency?.hostCpu.at(-1)?.busyPct ?? null,
