@@ -38,6 +38,7 @@ import {stepsOf} from '../analysis/steps.js'
 import {concludeLoop} from '../steady-state/conclude.js'
 import {burstsFromSteps, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
 import {binsOf} from '../model/latency.js'
+import {addRemaining, etaFromMeasured, phaseRemaining, stepOverheadSec, type Remaining, type StepWall} from '../analysis/eta.js'
 
 export interface ProgramRunInputs {
   plan: ProgramPlan
@@ -213,6 +214,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   if (!existsSync(store.path(GATE_NOTE))) store.writeRaw(GATE_NOTE, gateNote())
   engine.onProcesses = p => lock.update(p)
   let seq = 0
+  /** Every time-based step's planned length and measured wall time (the ETA's overhead per step, analysis/eta.ts). */
+  const walls: StepWall[] = []
   let restoreCache = () => {}
   const live = new Set<StartedJob>()
   const signals = stopOnSignals(engine, live, () => restoreCache(), m => progress.note(m), 'steps')
@@ -255,6 +258,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       void started.exited.then(() => live.delete(started))
       return {step: s, job: started, rel: j.rel, plannedSec: jobRuntimeSec(ran)}
     }
+    /** Where the current step's wall time is measured from: the pipeline's start, the previous step's end, or the end of the host idle after it. */
+    let mark = Date.now()
     let cur = await launch(first, false)
     let firstOfPipeline = true
     const queue: Array<Awaited<ReturnType<typeof launch>>> = []
@@ -288,6 +293,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         if (error instanceof FioOutputError) throw new FioFailedError(M.fio.badOutput(`${cur.rel}.json`, error.message))
         throw error
       }
+      const nowMs = Date.now()
+      if (cur.plannedSec !== null) walls.push({plannedSec: cur.plannedSec, wallSec: (nowMs - mark) / 1000})
+      if (walls.length > 256) walls.splice(0, walls.length - 256)
+      mark = nowMs
       const ts = cur.job.timestamps()
       const startNs = ts?.startNs ?? BigInt(tsMs) * 1_000_000n - BigInt(Math.round(m.runtimeSec * 1e9))
       const endNs = ts?.endNs ?? BigInt(tsMs) * 1_000_000n
@@ -324,7 +333,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         return
       }
       const idleMs = idleAfterMs(cur.step)
-      if (idleMs > 0) await waitUntil(Number(endNs / 1_000_000n) + idleMs)
+      if (idleMs > 0) { await waitUntil(Number(endNs / 1_000_000n) + idleMs); mark = Date.now() }
       if (signals.stopped()) { await next.job.cancel(); rmSync(store.path(`${next.rel}.fio`), {force: true}); await cancelQueued(); throw new InterruptedError(M.runDir.interrupted(signals.stopped()!, inp.runDir)) }
       next.job.release()
       cur = next
@@ -365,10 +374,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       save()
       const base = `raw/${pad(pi + 1, 2)}-${phase.id}`
       const stepNote = (s: string) => progress.update({phase: `${plan.spec.id} ${phase.id}: ${s}`})
-      // ETA: what is left of this phase plus the planned minimum / maximum of the phases after it.
-      const later = plan.timeline.slice(pi + 1)
-      const eta = (cur: {min: number; max: number}) => ({min: cur.min + later.reduce((a, t) => a + t.minSec, 0), max: cur.max + later.reduce((a, t) => a + t.maxSec, 0)})
-      const whole = eta({min: plan.timeline[pi]?.minSec ?? 0, max: plan.timeline[pi]?.maxSec ?? 0})
+      // ETA: what is left of this phase plus the planned minimum / maximum of the phases after it,
+      // each fio step with the overhead measured on the recent steps (analysis/eta.ts).
+      const later = plan.phases.slice(pi + 1).map((p, k) => phaseRemaining(p, plan.timeline[pi + 1 + k] ?? {minSec: 0, maxSec: 0}))
+      const eta = (cur: Remaining) => etaFromMeasured(addRemaining(cur, ...later), stepOverheadSec(walls))
+      const whole = eta(phaseRemaining(phase, plan.timeline[pi] ?? {minSec: 0, maxSec: 0}))
 
       if (phase.kind === 'purge' && res.kind === 'purge') {
         res.startedAt = iso(new Date())
@@ -456,9 +466,13 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             const bins = phase.latencyBins ? binsOf(parsed.groups[0].latBins) : null
             r.points.push({...stepResult(p.index, p.id, p, m, t, stepSeed(plan.options.seed, pi, round, p.index), rel), ...(bins ? {latBins: bins} : {})})
             const roundSec = n * phase.pointSeconds + (phase.preRound?.seconds ?? 0)
-            const left = (n - p.index - 1) * phase.pointSeconds
+            const roundSteps = n + (phase.preRound ? 1 : 0)
+            const leftSteps = n - p.index - 1
+            const left = leftSteps * phase.pointSeconds
+            const minRounds = Math.max(0, Math.min(phase.steadyState.windowRounds, phase.maxRounds) - round)
+            const maxRounds = phase.roundCap - round
             progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.roundCap, point: {index: p.index + 1, of: n, label: p.label},
-              etaSec: eta({min: left + Math.max(0, Math.min(phase.steadyState.windowRounds, phase.maxRounds) - round) * roundSec, max: left + (phase.roundCap - round) * roundSec})})
+              etaSec: eta({minSec: left + minRounds * roundSec, maxSec: left + maxRounds * roundSec, minSteps: leftSteps + minRounds * roundSteps, maxSteps: leftSteps + maxRounds * roundSteps})})
             if (p.index < n - 1) return 'continue'
             r.finishedAt = nsToIso(t.endNs)
             done()
@@ -510,9 +524,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
                 sample.stream = {startOffsets: startsOf(i)!, advancedBytes}
               }
               res.samples.push(sample)
-              const left = (phase.maxSamples - i - 1) * phase.sampleSeconds
+              const leftSteps = phase.maxSamples - i - 1
+              const left = leftSteps * phase.sampleSeconds
+              const mayStop = phase.stopAtBytes !== null || phase.steadyStateExit !== null
               progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: i + 1, of: phase.maxSamples, label: `${Math.round(m.iops)} IOPS, ${formatBytes(res.writtenBytes)} written`},
-                etaSec: eta({min: phase.stopAtBytes !== null || phase.steadyStateExit ? 0 : left, max: left})})
+                etaSec: eta({minSec: mayStop ? 0 : left, maxSec: left, minSteps: mayStop ? 0 : leftSteps, maxSteps: leftSteps})})
               const stop = seriesStop(phase, res.samples, {maxWrittenBytes: plan.options.maxWrittenBytes})
               if (stop) { res.stopReason = stop.reason; res.steadyState = stop.steadyState }
               return stop ? 'stop' : 'continue'
@@ -546,8 +562,9 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             const k = (s as {index: number}).index
             res.steps!.push(stepResult(k, pad(k + 1, 4), w, m, t, stepSeed(plan.options.seed, pi, 0, k), rel))
             res.bursts = burstsFromSteps(res.steps!)
-            const left = (phase.repeats - k - 1) * (phase.burstSeconds + phase.idleSeconds)
-            progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: k + 1, of: phase.repeats, label: `burst ${Math.round(res.bursts.at(-1)!.iops)} IOPS`}, etaSec: eta({min: left, max: left})})
+            const leftSteps = phase.repeats - k - 1
+            const left = leftSteps * (phase.burstSeconds + phase.idleSeconds)
+            progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: k + 1, of: phase.repeats, label: `burst ${Math.round(res.bursts.at(-1)!.iops)} IOPS`}, etaSec: eta({minSec: left, maxSec: left, minSteps: leftSteps, maxSteps: leftSteps})})
             return 'continue'
           },
           // the idle between bursts is the test's planned host idle, checked by pts audit against that plan
