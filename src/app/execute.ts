@@ -19,7 +19,7 @@ export async function execute(p: Prepared, runDir: string, argv: string[], quiet
   const dir = resolve(runDir)
   const summary = await runProgram({
     plan: p.plan, target: p.target, purge: p.purge, fio, runId: dir.split('/').pop()!, runDir: dir, argv, toolVersion: toolVersion(), host: hostFacts(),
-    progress: new Progress(process.stderr, quiet, 10), signKey: opts.signKey, metadata: p.metadata,
+    progress: new Progress(process.stderr, quiet, 10), signKey: opts.signKey, metadata: p.metadata, healthIntervalSec: p.healthIntervalSec,
   })
   return {...summary, report: await reportAfterRun(dir, quiet)}
 }

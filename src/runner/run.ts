@@ -23,6 +23,7 @@ import {runPurge} from '../device/purge.js'
 import type {PurgeChoice} from '../device/purge-plan.js'
 import {Progress} from '../progress.js'
 import {identityText} from './identity.js'
+import {DEFAULT_HEALTH_INTERVAL_SEC, HealthMonitor, healthSourceOf, newHealthRecord} from './health.js'
 import {applyWriteCache, openRun, recordInterruption, resumeHousekeeping, sealRun, stopOnSignals} from './session.js'
 import {removeSignature} from '../store/integrity.js'
 import {RunStore} from '../store/run-store.js'
@@ -54,6 +55,8 @@ export interface ProgramRunInputs {
   signKey?: KeyObject
   /** The operator's report metadata (--operator, --vendor, --notes), stored in the manifest. */
   metadata?: RunMetadata
+  /** Seconds between drive temperature samples (--health-interval; default 60; a resumed run keeps its own). */
+  healthIntervalSec?: number
   resume?: {manifest: RunManifest; results: ProgramResults
     /** Set aside everything measured and start again from the first phase (a clean, compliant run). */
     restartFromPurge: boolean
@@ -209,6 +212,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     event('start', `${plan.spec.id} ${plan.spec.revision} ${plan.options.profile} on ${inp.target.kind === 'file' ? 'file:' : ''}${inp.target.path}`)
   }
   event('identity', identityText(inp.target))
+  // Drive health: the SMART / health log before and after the test, the temperature sampled during it (runner/health.ts).
+  const healthSource = healthSourceOf(inp.target)
+  results.health = results.health ?? newHealthRecord(healthSource, inp.healthIntervalSec ?? DEFAULT_HEALTH_INTERVAL_SEC)
+  const health = new HealthMonitor({store, health: results.health, source: healthSource, note: m => progress.note(m), event})
 
   const engine = new FioEngine(inp.fio.path)
   if (!existsSync(store.path(GATE_NOTE))) store.writeRaw(GATE_NOTE, gateNote())
@@ -261,6 +268,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     /** Where the current step's wall time is measured from: the pipeline's start, the previous step's end, or the end of the host idle after it. */
     let mark = Date.now()
     let cur = await launch(first, false)
+    health.stepStarted()
     let firstOfPipeline = true
     const queue: Array<Awaited<ReturnType<typeof launch>>> = []
     // a job cancelled before it ran leaves no job file behind (it is not part of the run)
@@ -274,6 +282,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         last = n
       }
       const exit = await cur.job.exited
+      health.stepEnded()
       if (signals.stopped()) { await cancelQueued(); throw new InterruptedError(M.runDir.interrupted(signals.stopped()!, inp.runDir)) }
       if (exit.code !== 0) {
         await cancelQueued()
@@ -317,6 +326,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         if (n) {
           const next = await launch(n, false, false)
           await next.job.ioStarted()
+          health.stepStarted()
           save()
           store.syncRaw(`${next.rel}.fio`)
           cur = next
@@ -337,6 +347,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       if (signals.stopped()) { await next.job.cancel(); rmSync(store.path(`${next.rel}.fio`), {force: true}); await cancelQueued(); throw new InterruptedError(M.runDir.interrupted(signals.stopped()!, inp.runDir)) }
       next.job.release()
       cur = next
+      health.stepStarted()
     }
   }
   /** Sleep until a wall-clock instant (ms since the epoch), waking early on a stop signal. */
@@ -361,6 +372,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   })
 
   try {
+    await health.start()
+    save()
     // Write cache per profile: set on the device and read back before the first phase and again
     // after every purge phase (recorded with that phase), restored at the end.
     const cache = applyWriteCache(inp.target, plan.profile.writeCache, manifest, event)
@@ -668,6 +681,12 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     signals.remove()
     await engine.close()
     restoreCache()
+    try {
+      await health.finish()
+      save()
+    } catch (error) {
+      progress.note(`drive health: the log after the test could not be stored (${(error as Error).message})`)
+    }
     seal()
     lock.release()
     progress.done()
