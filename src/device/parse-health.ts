@@ -8,6 +8,7 @@
 import type {HealthFacts} from '../model/health.js'
 
 export type {HealthFacts}
+export {criticalWarningText} from '../model/health.js'
 
 export type HealthParse = {ok: true; facts: HealthFacts} | {ok: false; reason: string}
 
@@ -126,9 +127,3 @@ export function parseSmartctlHealth(stdout: string): HealthParse {
   return {ok: true, facts: f}
 }
 
-/** The NVMe Critical Warning bits (NVMe base spec, SMART / Health Information log, byte 0), in words. */
-export function criticalWarningText(bits: number): string {
-  const names = ['available spare below threshold', 'temperature above or below a threshold', 'NVM subsystem reliability degraded', 'media placed in read-only mode', 'volatile memory backup device failed', 'persistent memory region unreliable']
-  const on = names.filter((_, i) => (bits >> i) & 1)
-  return `0x${bits.toString(16).padStart(2, '0')}${on.length ? ` (${on.join('; ')})` : ''}`
-}

@@ -79,3 +79,10 @@ export interface DriveHealth {
   /** Samples that failed (the tool's error), kept short: at most the first 20. */
   problems: string[]
 }
+
+/** The NVMe Critical Warning bits (NVMe base spec, SMART / Health Information log, byte 0), in words. */
+export function criticalWarningText(bits: number): string {
+  const names = ['available spare below threshold', 'temperature above or below a threshold', 'NVM subsystem reliability degraded', 'media placed in read-only mode', 'volatile memory backup device failed', 'persistent memory region unreliable']
+  const on = names.filter((_, i) => (bits >> i) & 1)
+  return `0x${bits.toString(16).padStart(2, '0')}${on.length ? ` (${on.join('; ')})` : ''}`
+}
