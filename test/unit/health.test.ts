@@ -10,6 +10,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {healthView} from '../../src/analysis/health.js'
+import {healthCheck} from '../../src/audit/checks.js'
 import {parseSmartctlHealth} from '../../src/device/parse-health.js'
 import type {DriveHealth, HealthFacts} from '../../src/model/health.js'
 import type {ProgramResults} from '../../src/model/results.js'
@@ -53,24 +54,26 @@ describe('drive health: the monitor (tool answers replayed from real captures)',
     const store = RunStore.create(join(dir, 'run'))
     const calls: string[][] = []
     const events: string[] = []
-    const h = newHealthRecord(src, 0.05)
+    const h = newHealthRecord(src, 0.3)
     const out = fx('smartctl/intel-s3520-sat-attributes.json')
     const mon = new HealthMonitor({store, health: h, source: src, note: () => {}, event: (n, d) => events.push(`${n}: ${d}`), run: tool(out, calls)})
     await mon.start()
     expect(h.before!.facts!.temperatureC).to.equal(47)
     expect(readFileSync(join(dir, 'run', h.before!.raw), 'utf8')).to.equal(out)
-    // between steps: due samples wait
-    await wait(200)
-    expect(calls.filter(c => c.includes('-A'))).to.have.length(0)
+    const samples = () => calls.filter(c => c.includes('-A')).length
+    // between steps: a sample that falls due waits
+    await wait(450)
+    expect(samples()).to.equal(0)
+    // ... and starts as soon as a step runs
     mon.stepStarted()
-    await wait(20)
-    expect(calls.filter(c => c.includes('-A'))).to.have.length(1)
-    await wait(150)
+    await wait(30)
+    expect(samples()).to.be.at.least(1)
+    await wait(700)
     mon.stepEnded()
-    const during = calls.filter(c => c.includes('-A')).length
-    expect(during).to.be.greaterThan(1)
-    await wait(200)
-    expect(calls.filter(c => c.includes('-A')).length, 'no sample starts in a hand-over').to.equal(during)
+    const during = samples()
+    expect(during).to.be.at.least(2)
+    await wait(700)
+    expect(samples(), 'no sample starts in a hand-over').to.equal(during)
     await mon.finish()
     expect(h.after!.facts!.powerOnHours).to.equal(21213)
     expect(h.samples.length).to.equal(during)
@@ -144,5 +147,32 @@ describe('drive health: the report\'s view (pure)', () => {
     const v = healthView(results(rec(s, {...s, hostWritesAttribute: {...s.hostWritesAttribute!, raw: s.hostWritesAttribute!.raw + 30}}), 1e9))
     expect(v.rows.find(r => r.label.startsWith('SMART 241'))).to.deep.include({before: '129,493', after: '129,523', change: '+30'})
     expect(v.rows.some(r => r.label === "Host bytes written (drive's count)")).to.equal(false)
+  })
+})
+
+describe('drive health: pts audit recomputes the record from raw/health/ (pure)', () => {
+  const text = fx('smartctl/samsung-970-evo-plus-nvme.json')
+  const f = facts('smartctl/samsung-970-evo-plus-nvme.json')
+  const record = (): DriveHealth => ({available: true, reason: null, tool: 'smartctl', device: '/dev/nvme0', intervalSec: 60, problems: [],
+    before: {at: '2026-01-01T00:00:00.000Z', raw: 'raw/health/before.json', argv: [], exitCode: 0, facts: f},
+    after: {at: '2026-01-01T01:00:00.000Z', raw: 'raw/health/after.json', argv: [], exitCode: 0, facts: f},
+    samples: [{at: '2026-01-01T00:30:00.000Z', raw: 'raw/health/sample-00001.json', temperatureC: 35, criticalWarning: 0, thermalTransitions: null, warningTempMinutes: 0}]})
+  const raw = new Map<string, string | null>([['raw/health/before.json', text], ['raw/health/after.json', text], ['raw/health/sample-00001.json', text]])
+  const run = (h: DriveHealth | undefined, r = raw) => healthCheck({health: h} as unknown as ProgramResults, r)
+
+  it('an unchanged record passes; a run without one is skipped with the reason', () => {
+    expect(run(record())).to.include({status: 'pass'})
+    expect(run(undefined)).to.include({status: 'skip', reason: 'not recorded (the run was stored by an earlier version of pts)'})
+    expect(run(newHealthRecord({reason: 'the target is a regular file, which has no drive health log'}, 60))).to.include({status: 'skip', reason: 'not available: the target is a regular file, which has no drive health log'})
+  })
+  it('a stored temperature that is not the log\'s fails, naming the place; a missing log fails', () => {
+    const h = record()
+    h.samples[0].temperatureC = 30
+    const c = run(h)
+    expect(c.status).to.equal('fail')
+    expect(c.problems).to.deep.equal(['results.json /health/samples/0/temperatureC: 30 ≠ 35 (recomputed from raw/health/sample-00001.json)'])
+    const gone = new Map(raw)
+    gone.delete('raw/health/after.json')
+    expect(run(record(), gone).problems).to.deep.equal(['results.json /health/after: raw file raw/health/after.json is missing'])
   })
 })
