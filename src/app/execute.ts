@@ -57,6 +57,7 @@ export function summaryText(s: RunSummary): string {
     ...s.tracking.map(t => `    ${t.phase} ${t.label}: window average ${t.windowAverage === null ? '-' : Math.round(t.windowAverage)}${t.steady === null ? '' : t.steady ? ' (steady)' : ' (not steady)'}`),
     `Compliance: ${s.compliant ? 'compliant' : `NON-COMPLIANT (${s.nonCompliantReasons.join('; ')})`}`,
     `Timing: ${s.timing.ok ? 'within the bounds pts audit checks' : 'BEYOND the bounds pts audit checks (the audit will fail)'}: ${s.timing.durations}; ${s.timing.gaps}`,
+    `Drive health and temperature: ${s.health.text}`,
     `Results: ${s.files.results}`,
     ...(s.report.error ? [`Report: FAILED: ${s.report.error}`] : s.report.files.map(f => `Report: ${f}`)),
   ].join('\n')

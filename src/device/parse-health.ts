@@ -116,6 +116,8 @@ export function parseSmartctlHealth(stdout: string): HealthParse {
     f.unsafeShutdowns = raw(174) ?? raw(192)
     f.errorLogEntries = num(o.ata_smart_error_log?.summary?.count ?? o.ata_smart_error_log?.extended?.count)
   } else if (protocol === 'SCSI') {
+    // a disk without SMART (smart_support.available false) that reports 0 as both temperature and trip temperature reports none (QEMU's scsi-hd)
+    if (o.smart_support?.available === false && f.temperatureC === 0 && !num(o.scsi_temperature?.drive_trip ?? o.temperature?.drive_trip)) f.temperatureC = null
     const log: Obj = o.scsi_error_counter_log ?? {}
     const gb = num(log.write?.gigabytes_processed)
     if (gb !== null) { f.hostBytesWritten = Math.round(gb * 1e9); f.hostBytesWrittenUnit = 1e6 }

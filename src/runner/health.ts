@@ -30,7 +30,7 @@ export type HealthSource =
 /** Which tool reads the target's health log, or why there is none (pure given `has`: is a tool installed). */
 export function healthSource(t: {kind: 'file' | 'block'; path: string; interface: string}, has: (cmd: string) => boolean): HealthSource {
   if (t.kind === 'file') return {reason: 'the target is a regular file, which has no drive health log'}
-  if (t.interface === 'loop') return {reason: 'a loop device has no drive health log (the drive under its backing file is not the device under test)'}
+  if (t.interface === 'loop') return {reason: 'a loop device has no drive health log: the drive under its backing file is not the device under test'}
   if (t.interface === 'nvme') {
     if (has('nvme')) return {tool: 'nvme-cli', device: t.path, snapshot: ['nvme', 'smart-log', t.path, '-o', 'json'], sample: ['nvme', 'smart-log', t.path, '-o', 'json']}
     if (has('smartctl')) return {tool: 'smartctl', device: t.path, snapshot: ['smartctl', '--json', '-a', t.path], sample: ['smartctl', '--json', '-A', t.path]}

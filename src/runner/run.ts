@@ -39,6 +39,7 @@ import {stepsOf} from '../analysis/steps.js'
 import {concludeLoop} from '../steady-state/conclude.js'
 import {burstsFromSteps, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
 import {binsOf} from '../model/latency.js'
+import {healthView} from '../analysis/health.js'
 import {addRemaining, etaFromMeasured, phaseRemaining, stepOverheadSec, type Remaining, type StepWall} from '../analysis/eta.js'
 
 export interface ProgramRunInputs {
@@ -80,6 +81,8 @@ export interface ProgramSummary {
   files: {manifest: string; results: string; raw: string}
   /** The run's timing against the bounds of pts audit (analysis/timing.ts): ok, and one line each on durations and idle gaps. */
   timing: {ok: boolean; durations: string; gaps: string}
+  /** Drive health and temperature in one line (analysis/health.ts); warning: the drive throttled or raised a critical warning. */
+  health: {warning: boolean; text: string}
 }
 
 type Step =
@@ -180,6 +183,10 @@ export function summarizeProgram(runDir: string, m: RunManifest, r: ProgramResul
     timing: (() => {
       const t = runTimingReview(r, m.events.filter(e => e.event === 'resume').map(e => Date.parse(e.at)))
       return {ok: t.ok, durations: durationText(t), gaps: gapText(t)}
+    })(),
+    health: (() => {
+      const v = healthView(r)
+      return {warning: v.warnings.length > 0, text: v.summary}
     })(),
   }
 }

@@ -29,9 +29,36 @@ describe('drive health parsers (real captures)', () => {
     if (r.ok) expect(r.facts).to.deep.include(c.want)
   })
 
+  // the device lab's emulated drives (test/fixtures/devices/lab-health/README.md)
+  const lab: Array<{file: string; parse: 'nvme' | 'smartctl'; want: Partial<HealthFacts>}> = [
+    {file: 'lab-health/nvme-smart-log-before.json', parse: 'nvme', want: {source: 'nvme-cli', protocol: 'NVMe', temperatureC: 50, criticalWarning: 0, hostBytesWritten: 0, hostBytesWrittenUnit: 512_000,
+      mediaErrors: 0, percentageUsed: 0, powerOnHours: 0, unsafeShutdowns: 0, errorLogEntries: 0, thermalTransitions: 0, thermalSeconds: 0, warningTempMinutes: 0, smartPassed: null}},
+    {file: 'lab-health/smartctl-a-nvme.json', parse: 'smartctl', want: {protocol: 'NVMe', temperatureC: 50, criticalWarning: 0, smartPassed: true, thermalTransitions: null}},
+    {file: 'lab-health/smartctl-A-nvme.json', parse: 'smartctl', want: {protocol: 'NVMe', temperatureC: 50, criticalWarning: 0}},
+    {file: 'lab-health/smartctl-a-sata.json', parse: 'smartctl', want: {protocol: 'ATA', temperatureC: 31, smartPassed: true, powerOnHours: 1, mediaErrors: null, hostWritesAttribute: null, errorLogEntries: 0}},
+    {file: 'lab-health/smartctl-A-sata.json', parse: 'smartctl', want: {protocol: 'ATA', temperatureC: 31, powerOnHours: 1}},
+  ]
+  for (const c of lab) it(`lab: ${c.file}`, () => {
+    const r = c.parse === 'nvme' ? parseNvmeSmartLog(fx(c.file)) : parseSmartctlHealth(fx(c.file))
+    expect(r.ok, JSON.stringify(r)).to.equal(true)
+    if (r.ok) expect(r.facts).to.deep.include(c.want)
+  })
+
+  it('lab: the NVMe drive\'s own count of what fio wrote (64 MiB: 0 -> 132 data units of 512,000 B, rounded up)', () => {
+    const b = parseNvmeSmartLog(fx('lab-health/nvme-smart-log-before.json'))
+    const a = parseNvmeSmartLog(fx('lab-health/nvme-smart-log-after.json'))
+    if (!b.ok || !a.ok) throw new Error('not parsed')
+    const d = a.facts.hostBytesWritten! - b.facts.hostBytesWritten!
+    expect(d).to.equal(132 * 512_000)
+    // within one unit above what fio wrote (67,108,864 B)
+    expect(d - 67_108_864).to.be.within(0, 512_000)
+  })
+
   const notAvailable: Array<{name: string; text: string; reason: RegExp}> = [
     {name: 'a loop device (smartctl -a, exit 1)', text: fx('smartctl/local-loop-all-unable.json'), reason: /^smartctl: \/dev\/loop0: Unable to detect device type$/},
     {name: 'a virtio disk (smartctl -i, exit 1)', text: fx('smartctl/local-virtio-unable.json'), reason: /Unable to detect device type/},
+    {name: 'an emulated SCSI disk without SMART (smartctl -a, exit 4; temperature 0)', text: fx('lab-health/smartctl-a-scsi.json'), reason: /^smartctl: the device reports no SMART \/ health data$/},
+    {name: 'the same disk, smartctl -A', text: fx('lab-health/smartctl-A-scsi.json'), reason: /^smartctl: the device reports no SMART \/ health data$/},
     {name: 'no output', text: '', reason: /printed nothing/},
     {name: 'not JSON', text: 'smartctl: command not found', reason: /did not print JSON/},
   ]

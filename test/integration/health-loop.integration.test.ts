@@ -48,7 +48,7 @@ describe('drive health on a loop device: not available, said so (real fio, root)
     const summary = await runProgram({plan: p.plan, target: p.target, purge: p.purge, fio: findFio(), runId: 'health-loop', runDir, argv: ['pts', 'test'], toolVersion: toolVersion(), host: hostFacts(),
       progress: new Progress(stream, false, 0), healthIntervalSec: p.healthIntervalSec})
     expect(summary.status).to.equal('complete')
-    const reason = 'a loop device has no drive health log (the drive under its backing file is not the device under test)'
+    const reason = 'a loop device has no drive health log: the drive under its backing file is not the device under test'
     const run = readStoredRun(runDir)
     expect(run.results.health).to.deep.equal({available: false, reason, tool: null, device: null, intervalSec: 0.5, before: null, after: null, samples: [], problems: []})
     expect(run.manifest.events.filter(e => e.event === 'health').map(e => e.detail)).to.deep.equal([`drive health and temperature: not available: ${reason}`])
