@@ -62,7 +62,8 @@ export function healthView(r: ProgramResults): HealthView {
     rows.push({label, before: show(x, unit), after: show(y, unit), change: delta(x, y, unit)})
   }
   const temps = h.samples.filter(s => s.temperatureC !== null).map(s => s.temperatureC!)
-  const tempRange = temps.length ? `${Math.min(...temps)} to ${Math.max(...temps)} °C during the run (${temps.length} samples)` : 'no samples'
+  const [lo, hi] = [Math.min(...temps), Math.max(...temps)]
+  const tempRange = temps.length ? `${lo === hi ? `${lo} °C` : `${lo} to ${hi} °C`} during the run (${temps.length} sample${temps.length === 1 ? '' : 's'})` : 'no samples'
   if (b?.temperatureC !== null || a?.temperatureC !== null) rows.push({label: 'Temperature', before: show(b?.temperatureC ?? null, ' °C'), after: show(a?.temperatureC ?? null, ' °C'), change: tempRange})
   const hbw = (f: HealthFacts) => f.hostBytesWritten
   const x = b ? hbw(b) : null
