@@ -25,6 +25,31 @@ export function runTool(argv: string[], timeoutMs: number): ToolOutput {
   return {argv, code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? `\n${r.error.message}` : ''), ms: Date.now() - t0}
 }
 
+/**
+ * runTool without blocking the event loop (a tool read while fio steps run, e.g. the drive's
+ * health log): the same output; the process is killed (SIGKILL) at the timeout.
+ */
+export function runToolAsync(argv: string[], timeoutMs: number): Promise<ToolOutput> {
+  const t0 = Date.now()
+  return new Promise(resolve => {
+    let stdout = ''
+    let stderr = ''
+    let done = false
+    const end = (code: number | null, extra = '') => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      resolve({argv, code, stdout, stderr: stderr + extra, ms: Date.now() - t0})
+    }
+    const child = spawn(argv[0], argv.slice(1), {stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, LC_ALL: 'C'}})
+    const timer = setTimeout(() => { try { child.kill('SIGKILL') } catch { /* gone */ } end(null, `\ntimed out after ${timeoutMs} ms`) }, timeoutMs)
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { if (stdout.length < 16 * 1024 * 1024) stdout += d })
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { if (stderr.length < 1024 * 1024) stderr += d })
+    child.on('error', e => end(null, `\n${e.message}`))
+    child.on('close', code => end(code))
+  })
+}
+
 /** A tool run whose stdout is binary (dd reading a block): the bytes as read. */
 export function runToolBytes(argv: string[], timeoutMs: number): Omit<ToolOutput, 'stdout'> & {stdout: Buffer} {
   const t0 = Date.now()

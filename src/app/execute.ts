@@ -20,7 +20,7 @@ export async function execute(p: Prepared, runDir: string, argv: string[], quiet
   const dir = resolve(runDir)
   const summary = await runProgram({
     plan: p.plan, target: p.target, purge: p.purge, fio, runId: dir.split('/').pop()!, runDir: dir, argv, toolVersion: toolVersion(), host: hostFacts(),
-    progress: new Progress(process.stderr, quiet, 10, opts.suite), signKey: opts.signKey, metadata: p.metadata, concurrency: opts.concurrency ?? lanePeers(),
+    progress: new Progress(process.stderr, quiet, 10, opts.suite), signKey: opts.signKey, metadata: p.metadata, concurrency: opts.concurrency ?? lanePeers(), healthIntervalSec: p.healthIntervalSec,
   })
   return {...summary, report: await reportAfterRun(dir, quiet)}
 }
@@ -58,6 +58,7 @@ export function summaryText(s: RunSummary): string {
     ...s.tracking.map(t => `    ${t.phase} ${t.label}: window average ${t.windowAverage === null ? '-' : Math.round(t.windowAverage)}${t.steady === null ? '' : t.steady ? ' (steady)' : ' (not steady)'}`),
     `Compliance: ${s.compliant ? 'compliant' : `NON-COMPLIANT (${s.nonCompliantReasons.join('; ')})`}`,
     `Timing: ${s.timing.ok ? 'within the bounds pts audit checks' : 'BEYOND the bounds pts audit checks (the audit will fail)'}: ${s.timing.durations}; ${s.timing.gaps}`,
+    `Drive health and temperature: ${s.health.text}`,
     `Results: ${s.files.results}`,
     ...(s.report.error ? [`Report: FAILED: ${s.report.error}`] : s.report.files.map(f => `Report: ${f}`)),
   ].join('\n')

@@ -69,6 +69,7 @@ export const runFlags = {
   'max-seconds': Flags.string({description: 'WSAT (and every series phase): operator limit in seconds (recorded as what ended the phase)'}),
   'max-written': Flags.string({description: 'WSAT (and every series phase): operator limit of bytes written, e.g. 2TB or 512GiB'}),
   'steady-state-exit': Flags.boolean({description: 'WSAT: stop early at steady state (optional in the spec)', default: false}),
+  'health-interval': Flags.string({description: 'seconds between samples of the drive\'s temperature and health log during the run (default 60); the log itself is stored before and after the test'}),
 }
 
 
@@ -100,6 +101,7 @@ export interface RunFlagValues extends FlagValues {
   'max-seconds'?: string
   'max-written'?: string
   'steady-state-exit'?: boolean
+  'health-interval'?: string
   operator?: string
   vendor?: string
   notes?: string

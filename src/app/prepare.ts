@@ -21,6 +21,8 @@ export interface Prepared {
   refusals: string[]
   /** --operator, --vendor, --notes (stored in the manifest, shown in the report). */
   metadata?: RunMetadata
+  /** --health-interval: seconds between drive temperature samples (undefined: the default, 60 s). */
+  healthIntervalSec?: number
 }
 
 export const PURGE_REQUESTS = ['auto', ...PURGE_METHODS] as const
@@ -98,5 +100,6 @@ export function prepare(test: string, flags: RunFlagValues): Prepared {
   const gate = refusals(target, flags['yes-destroy-data'])
   // A purge that cannot be done stops the run before anything is written.
   if (purge?.refused) gate.push(`purge: ${purge.refused}`)
-  return {plan, target, purge, refusals: gate, ...(metadata ? {metadata} : {})}
+  const healthIntervalSec = num('health-interval', flags['health-interval'], {minExclusive: 0})
+  return {plan, target, purge, refusals: gate, ...(metadata ? {metadata} : {}), ...(healthIntervalSec !== undefined ? {healthIntervalSec} : {})}
 }

@@ -18,7 +18,7 @@ import {purgeLog, stepsOf} from '../analysis/steps.js'
 import {jobBytes, jobRuntimeSec, jobValue, parseIopsLog, parseJobFile} from '../engine/parse.js'
 import {firstStreamStarts, nextStreamStarts, streamAdvance, streamWrapped} from '../plan/stream.js'
 import {acrossResume, durationText, gapMs, gapText, reviewTiming, stepTiming, type TimedStep} from '../analysis/timing.js'
-import {check, disclosed, MEASUREMENT_KEYS, measureRaw, identityCheck, integrityCheck, jsonDiff, parseRaw, signatureCheck, type AuditCheck, type ParsedRaw, type AuditResult, type SignatureState} from './checks.js'
+import {check, disclosed, healthCheck, MEASUREMENT_KEYS, measureRaw, identityCheck, integrityCheck, jsonDiff, parseRaw, signatureCheck, type AuditCheck, type ParsedRaw, type AuditResult, type SignatureState} from './checks.js'
 
 export interface ProgramAuditInput {
   manifest: RunManifest
@@ -303,6 +303,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
   }
 
   checks.push(continuityCheck(r, inp.raw, parsed))
+  checks.push(healthCheck(r, inp.raw))
 
   return {schemaVersion: 1, runId: m.runId, test: m.test, revision: m.revision, ok: checks.every(c => c.status !== 'fail'), checks}
 }

@@ -16,11 +16,13 @@ import {fioEscapeFilename} from '../engine/jobfile.js'
 import type {FileHash} from '../model/manifest.js'
 import type {RunManifest} from '../model/manifest.js'
 import {identityText} from '../runner/identity.js'
+import {parseNvmeSmartLog, parseSmartctlHealth} from '../device/parse-health.js'
+import type {ProgramResults} from '../model/results.js'
 
 export type CheckStatus = 'pass' | 'fail' | 'skip'
 
 /** The checks of pts audit (IOPS runs and test programs). */
-export type CheckId = 'integrity' | 'signature' | 'measurements' | 'steady-state' | 'report' | 'purge' | 'wipc' | 'durations' | 'loop-order' | 'idle-gaps' | 'identity' | 'job-parameters' | 'continuity'
+export type CheckId = 'integrity' | 'signature' | 'measurements' | 'steady-state' | 'report' | 'purge' | 'wipc' | 'durations' | 'loop-order' | 'idle-gaps' | 'identity' | 'job-parameters' | 'continuity' | 'health'
 
 export interface AuditCheck {
   id: CheckId
@@ -167,3 +169,36 @@ export function identityCheck(m: RunManifest, jobs: string[], raw: ReadonlyMap<s
 }
 
 export const disclosed = (m: RunManifest, re: RegExp) => !m.compliance.compliant && m.compliance.reasons.some(x => re.test(x))
+
+/**
+ * The drive health record (results.json `health`) against its raw logs under raw/health/: every
+ * stored log exists (the seal covers its bytes) and parses to the facts results.json holds, so the
+ * report's health page is what the drive said. Skipped when the run has no health log (not
+ * available, with its reason) or predates it.
+ */
+export function healthCheck(r: ProgramResults, raw: ReadonlyMap<string, string | null>): AuditCheck {
+  const title = 'Drive health logs match results.json'
+  const h = r.health
+  if (!h) return {id: 'health', title, status: 'skip', problems: [], reason: 'not recorded (the run was stored by an earlier version of pts)'}
+  if (!h.available && !h.before) return {id: 'health', title, status: 'skip', problems: [], reason: `not available: ${h.reason ?? 'no reason recorded'}`}
+  const parse = h.tool === 'nvme-cli' ? parseNvmeSmartLog : parseSmartctlHealth
+  const problems: string[] = []
+  const snaps = [['before', h.before], ['after', h.after]] as const
+  for (const [when, s] of snaps) {
+    if (!s) continue
+    const text = raw.get(s.raw)
+    if (text === undefined || text === null) { problems.push(`results.json /health/${when}: raw file ${s.raw} is missing`); continue }
+    const p = parse(text)
+    for (const d of jsonDiff(s.facts, p.ok ? p.facts : null, `/health/${when}/facts`)) problems.push(`results.json ${d} (recomputed from ${s.raw})`)
+  }
+  h.samples.forEach((s, i) => {
+    const text = raw.get(s.raw)
+    if (text === undefined || text === null) { problems.push(`results.json /health/samples/${i}: raw file ${s.raw} is missing`); return }
+    const p = parse(text)
+    const want = p.ok ? {temperatureC: p.facts.temperatureC, criticalWarning: p.facts.criticalWarning, thermalTransitions: p.facts.thermalTransitions, warningTempMinutes: p.facts.warningTempMinutes} : null
+    const got = {temperatureC: s.temperatureC, criticalWarning: s.criticalWarning, thermalTransitions: s.thermalTransitions, warningTempMinutes: s.warningTempMinutes}
+    for (const d of jsonDiff(got, want, `/health/samples/${i}`)) problems.push(`results.json ${d} (recomputed from ${s.raw})`)
+  })
+  return check('health', title, problems,
+    `${h.tool} logs before${h.after ? ' and after' : ''} the test and ${h.samples.length} temperature samples: every stored value equals the one recomputed from raw/health/`)
+}

@@ -65,6 +65,8 @@ export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
     if (p.kind === 'purge') want.push(purgeLog(p, pi))
     if (p.kind === 'bursts' && p.log) want.push(p.log)
   })
+  const h = results.health
+  if (h) for (const x of [h.before, h.after, ...h.samples]) if (x) want.push(x.raw)
   for (const rel of want) raw.set(rel, readText(join(runDir, rel)))
   const storedModel = readStoredModel(runDir)
   const generatedAt = (storedModel?.model as {generatedAt?: string} | undefined)?.generatedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')

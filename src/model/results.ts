@@ -6,6 +6,7 @@
 import type {RunStatus} from './manifest.js'
 import type {ProgramTracking} from './definition.js'
 import type {ProfileId, Revision, TestId} from './tests.js'
+import type {DriveHealth} from './health.js'
 
 /** What pts reads of one fio job's output (engine/parse.ts; fio's units converted once). */
 export interface Measurement {
@@ -522,4 +523,6 @@ export interface ProgramResults {
     specParameters: Array<{name: string; value: string; source: string; note?: string}>
   }
   phases: PhaseResult[]
+  /** The drive's SMART / health log before and after the test and its temperature during it; absent in runs of older versions. */
+  health?: DriveHealth
 }

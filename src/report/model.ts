@@ -17,6 +17,7 @@ import {formatBytes} from '../units.js'
 import {plainStoredNote, plainStoredText, REVIEW_SOURCE_LEGEND, sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 import {durationText, gapText, runTimingReview} from '../analysis/timing.js'
 import {fmtInstant} from './format.js'
+import {healthPages} from './pages/health.js'
 import {sealDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, testedBy, vendorOf, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from './page-kit.js'
 
 export interface ProgramReportInput {
@@ -178,6 +179,7 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
   type Draft = PageDraft
   const blank = BLANK_PAGE
   const charts: Record<string, TopLevelSpec> = {}
+  const health = healthPages(r)
   const summary: SummaryData = {
     verdict: section.verdict,
     verdictDetail: section.verdictDetail,
@@ -199,6 +201,7 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     deviations: header.deviations,
     runStatus: r.status,
     timing: timingSummary(r, m),
+    health: {warning: health.view.warnings.length > 0, text: health.view.summary},
     howToRead: HOW_TO_READ,
   }
   const drafts: Draft[] = [{...blank, kind: 'summary', title: `${testName(r.test)} - Summary`, plot: false, summary}]
@@ -206,6 +209,12 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     let chart: string | null = null
     if (p.chart) { chart = `${r.test}-${i + 1}`; charts[chart] = p.chart }
     drafts.push({...blank, kind: p.kind, title: p.title, plot: true, chart, determination: p.determination ?? null, tables: p.tables ?? [], note: p.note ?? ''})
+  })
+  // Drive health and temperature (not a SNIA plot, so no "Plot A.n").
+  health.pages.forEach((p, i) => {
+    let chart: string | null = null
+    if (p.chart) { chart = `health-${i + 1}`; charts[chart] = p.chart }
+    drafts.push({...blank, kind: p.kind, title: p.title, plot: false, chart, determination: null, tables: p.tables ?? [], note: p.note ?? ''})
   })
   // Datasheet claims vs measured (pts verify), before the parameters; not a SNIA plot, so no "Plot A.n".
   if (input.claims) {

@@ -119,6 +119,8 @@ export interface SummaryData {
   runStatus: string
   /** The run-timing checks of pts audit (durations and idle gaps), from results.json (report/model.ts timingSummary). */
   timing: {ok: boolean; verdict: 'PASS' | 'FAIL'; lines: string[]}
+  /** The drive health line (report/pages/health.ts): a warning when the drive throttled or raised a critical warning; absent in models of earlier versions. */
+  health?: {warning: boolean; text: string}
   howToRead: string[]
 }
 

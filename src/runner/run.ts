@@ -23,6 +23,7 @@ import {runPurge} from '../device/purge.js'
 import type {PurgeChoice} from '../device/purge-plan.js'
 import {Progress} from '../progress.js'
 import {identityText} from './identity.js'
+import {DEFAULT_HEALTH_INTERVAL_SEC, HealthMonitor, healthSourceOf, newHealthRecord} from './health.js'
 import {applyWriteCache, openRun, recordInterruption, resumeHousekeeping, sealRun, stopOnSignals} from './session.js'
 import {removeSignature} from '../store/integrity.js'
 import {RunStore} from '../store/run-store.js'
@@ -39,6 +40,8 @@ import {concludeLoop} from '../steady-state/conclude.js'
 import {burstsFromSteps, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
 import {binsOf} from '../model/latency.js'
 import {drivesThatRan, startCpuSampling, type RunConcurrencyInput} from './concurrency.js'
+import {healthView} from '../analysis/health.js'
+import {addRemaining, etaFromMeasured, phaseRemaining, stepOverheadSec, type Remaining, type StepWall} from '../analysis/eta.js'
 
 export interface ProgramRunInputs {
   plan: ProgramPlan
@@ -56,6 +59,8 @@ export interface ProgramRunInputs {
   metadata?: RunMetadata
   /** A lane of a multi-drive run: the fleet and the drives tested at the same time (recorded in the manifest with the host's CPU use). */
   concurrency?: RunConcurrencyInput
+  /** Seconds between drive temperature samples (--health-interval; default 60; a resumed run keeps its own). */
+  healthIntervalSec?: number
   resume?: {manifest: RunManifest; results: ProgramResults
     /** Set aside everything measured and start again from the first phase (a clean, compliant run). */
     restartFromPurge: boolean
@@ -79,6 +84,8 @@ export interface ProgramSummary {
   files: {manifest: string; results: string; raw: string}
   /** The run's timing against the bounds of pts audit (analysis/timing.ts): ok, and one line each on durations and idle gaps. */
   timing: {ok: boolean; durations: string; gaps: string}
+  /** Drive health and temperature in one line (analysis/health.ts); warning: the drive throttled or raised a critical warning. */
+  health: {warning: boolean; text: string}
 }
 
 type Step =
@@ -199,6 +206,10 @@ export function summarizeProgram(runDir: string, m: RunManifest, r: ProgramResul
       const t = runTimingReview(r, m.events.filter(e => e.event === 'resume').map(e => Date.parse(e.at)))
       return {ok: t.ok, durations: durationText(t), gaps: gapText(t)}
     })(),
+    health: (() => {
+      const v = healthView(r)
+      return {warning: v.warnings.length > 0, text: v.summary}
+    })(),
   }
 }
 
@@ -232,11 +243,17 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     event('start', `${plan.spec.id} ${plan.spec.revision} ${plan.options.profile} on ${inp.target.kind === 'file' ? 'file:' : ''}${inp.target.path}`)
   }
   event('identity', identityText(inp.target))
+  // Drive health: the SMART / health log before and after the test, the temperature sampled during it (runner/health.ts).
+  const healthSource = healthSourceOf(inp.target)
+  results.health = results.health ?? newHealthRecord(healthSource, inp.healthIntervalSec ?? DEFAULT_HEALTH_INTERVAL_SEC)
+  const health = new HealthMonitor({store, health: results.health, source: healthSource, note: m => progress.note(m), event})
 
   const engine = new FioEngine(inp.fio.path)
   if (!existsSync(store.path(GATE_NOTE))) store.writeRaw(GATE_NOTE, gateNote())
   engine.onProcesses = p => lock.update(p)
   let seq = 0
+  /** Every time-based step's planned length and measured wall time (the ETA's overhead per step, analysis/eta.ts). */
+  const walls: StepWall[] = []
   let restoreCache = () => {}
   const live = new Set<StartedJob>()
   const signals = stopOnSignals(engine, live, () => restoreCache(), m => progress.note(m), 'steps')
@@ -283,7 +300,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       void started.exited.then(() => live.delete(started))
       return {step: s, job: started, rel: j.rel, plannedSec: jobRuntimeSec(ran)}
     }
+    /** Where the current step's wall time is measured from: the pipeline's start, the previous step's end, or the end of the host idle after it. */
+    let mark = Date.now()
     let cur = await launch(first, false)
+    health.stepStarted()
     let firstOfPipeline = true
     const queue: Array<Awaited<ReturnType<typeof launch>>> = []
     // a job cancelled before it ran leaves no job file behind (it is not part of the run)
@@ -297,6 +317,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         last = n
       }
       const exit = await cur.job.exited
+      health.stepEnded()
       if (signals.stopped()) { await cancelQueued(); throw new InterruptedError(M.runDir.interrupted(signals.stopped()!, inp.runDir)) }
       if (exit.code !== 0) {
         await cancelQueued()
@@ -316,6 +337,10 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         if (error instanceof FioOutputError) throw new FioFailedError(M.fio.badOutput(`${cur.rel}.json`, error.message))
         throw error
       }
+      const nowMs = Date.now()
+      if (cur.plannedSec !== null) walls.push({plannedSec: cur.plannedSec, wallSec: (nowMs - mark) / 1000})
+      if (walls.length > 256) walls.splice(0, walls.length - 256)
+      mark = nowMs
       const ts = cur.job.timestamps()
       const startNs = ts?.startNs ?? BigInt(tsMs) * 1_000_000n - BigInt(Math.round(m.runtimeSec * 1e9))
       const endNs = ts?.endNs ?? BigInt(tsMs) * 1_000_000n
@@ -336,6 +361,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         if (n) {
           const next = await launch(n, false, false)
           await next.job.ioStarted()
+          health.stepStarted()
           save()
           store.syncRaw(`${next.rel}.fio`)
           cur = next
@@ -352,10 +378,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         return
       }
       const idleMs = idleAfterMs(cur.step)
-      if (idleMs > 0) await waitUntil(Number(endNs / 1_000_000n) + idleMs)
+      if (idleMs > 0) { await waitUntil(Number(endNs / 1_000_000n) + idleMs); mark = Date.now() }
       if (signals.stopped()) { await next.job.cancel(); rmSync(store.path(`${next.rel}.fio`), {force: true}); await cancelQueued(); throw new InterruptedError(M.runDir.interrupted(signals.stopped()!, inp.runDir)) }
       next.job.release()
       cur = next
+      health.stepStarted()
     }
   }
   /** Sleep until a wall-clock instant (ms since the epoch), waking early on a stop signal. */
@@ -380,6 +407,8 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   })
 
   try {
+    await health.start()
+    save()
     // Write cache per profile: set on the device and read back before the first phase and again
     // after every purge phase (recorded with that phase), restored at the end.
     const cache = applyWriteCache(inp.target, plan.profile.writeCache, manifest, event)
@@ -393,10 +422,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       save()
       const base = `raw/${pad(pi + 1, 2)}-${phase.id}`
       const stepNote = (s: string) => progress.update({phase: `${plan.spec.id} ${phase.id}: ${s}`})
-      // ETA: what is left of this phase plus the planned minimum / maximum of the phases after it.
-      const later = plan.timeline.slice(pi + 1)
-      const eta = (cur: {min: number; max: number}) => ({min: cur.min + later.reduce((a, t) => a + t.minSec, 0), max: cur.max + later.reduce((a, t) => a + t.maxSec, 0)})
-      const whole = eta({min: plan.timeline[pi]?.minSec ?? 0, max: plan.timeline[pi]?.maxSec ?? 0})
+      // ETA: what is left of this phase plus the planned minimum / maximum of the phases after it,
+      // each fio step with the overhead measured on the recent steps (analysis/eta.ts).
+      const later = plan.phases.slice(pi + 1).map((p, k) => phaseRemaining(p, plan.timeline[pi + 1 + k] ?? {minSec: 0, maxSec: 0}))
+      const eta = (cur: Remaining) => etaFromMeasured(addRemaining(cur, ...later), stepOverheadSec(walls))
+      const whole = eta(phaseRemaining(phase, plan.timeline[pi] ?? {minSec: 0, maxSec: 0}))
 
       if (phase.kind === 'purge' && res.kind === 'purge') {
         res.startedAt = iso(new Date())
@@ -484,9 +514,13 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             const bins = phase.latencyBins ? binsOf(parsed.groups[0].latBins) : null
             r.points.push({...stepResult(p.index, p.id, p, m, t, stepSeed(plan.options.seed, pi, round, p.index), rel), ...(bins ? {latBins: bins} : {})})
             const roundSec = n * phase.pointSeconds + (phase.preRound?.seconds ?? 0)
-            const left = (n - p.index - 1) * phase.pointSeconds
+            const roundSteps = n + (phase.preRound ? 1 : 0)
+            const leftSteps = n - p.index - 1
+            const left = leftSteps * phase.pointSeconds
+            const minRounds = Math.max(0, Math.min(phase.steadyState.windowRounds, phase.maxRounds) - round)
+            const maxRounds = phase.roundCap - round
             progress.update({phase: `${plan.spec.id} ${phase.id}`, round, maxRounds: phase.roundCap, point: {index: p.index + 1, of: n, label: p.label},
-              etaSec: eta({min: left + Math.max(0, Math.min(phase.steadyState.windowRounds, phase.maxRounds) - round) * roundSec, max: left + (phase.roundCap - round) * roundSec})})
+              etaSec: eta({minSec: left + minRounds * roundSec, maxSec: left + maxRounds * roundSec, minSteps: leftSteps + minRounds * roundSteps, maxSteps: leftSteps + maxRounds * roundSteps})})
             if (p.index < n - 1) return 'continue'
             r.finishedAt = nsToIso(t.endNs)
             done()
@@ -538,9 +572,11 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
                 sample.stream = {startOffsets: startsOf(i)!, advancedBytes}
               }
               res.samples.push(sample)
-              const left = (phase.maxSamples - i - 1) * phase.sampleSeconds
+              const leftSteps = phase.maxSamples - i - 1
+              const left = leftSteps * phase.sampleSeconds
+              const mayStop = phase.stopAtBytes !== null || phase.steadyStateExit !== null
               progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: i + 1, of: phase.maxSamples, label: `${Math.round(m.iops)} IOPS, ${formatBytes(res.writtenBytes)} written`},
-                etaSec: eta({min: phase.stopAtBytes !== null || phase.steadyStateExit ? 0 : left, max: left})})
+                etaSec: eta({minSec: mayStop ? 0 : left, maxSec: left, minSteps: mayStop ? 0 : leftSteps, maxSteps: leftSteps})})
               const stop = seriesStop(phase, res.samples, {maxWrittenBytes: plan.options.maxWrittenBytes})
               if (stop) { res.stopReason = stop.reason; res.steadyState = stop.steadyState }
               return stop ? 'stop' : 'continue'
@@ -574,8 +610,9 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
             const k = (s as {index: number}).index
             res.steps!.push(stepResult(k, pad(k + 1, 4), w, m, t, stepSeed(plan.options.seed, pi, 0, k), rel))
             res.bursts = burstsFromSteps(res.steps!)
-            const left = (phase.repeats - k - 1) * (phase.burstSeconds + phase.idleSeconds)
-            progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: k + 1, of: phase.repeats, label: `burst ${Math.round(res.bursts.at(-1)!.iops)} IOPS`}, etaSec: eta({min: left, max: left})})
+            const leftSteps = phase.repeats - k - 1
+            const left = leftSteps * (phase.burstSeconds + phase.idleSeconds)
+            progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: k + 1, of: phase.repeats, label: `burst ${Math.round(res.bursts.at(-1)!.iops)} IOPS`}, etaSec: eta({minSec: left, maxSec: left, minSteps: leftSteps, maxSteps: leftSteps})})
             return 'continue'
           },
           // the idle between bursts is the test's planned host idle, checked by pts audit against that plan
@@ -607,7 +644,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
               const bins = phase.latencyBins ? binsOf(parsed.groups[0].latBins) : null
               res.points.push({...stepResult(p.index, p.id, p, m, t, stepSeed(plan.options.seed, pi, 0, p.index), rel), ...(bins ? {latBins: bins} : {})})
               const left = (n - p.index - 1) * phase.pointSeconds
-              progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: p.index + 1, of: n, label: `${p.label}: ${Math.round(m.iops)} IOPS`}, etaSec: eta({min: left, max: left})})
+              progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: p.index + 1, of: n, label: `${p.label}: ${Math.round(m.iops)} IOPS`}, etaSec: eta({minSec: left, maxSec: left, minSteps: n - p.index - 1, maxSteps: n - p.index - 1})})
               return 'continue'
             }, {prevEndNs: lastEndNs(res)})
         }
@@ -736,6 +773,12 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     signals.remove()
     await engine.close()
     restoreCache()
+    try {
+      await health.finish()
+      save()
+    } catch (error) {
+      progress.note(`drive health: the log after the test could not be stored (${(error as Error).message})`)
+    }
     seal()
     lock.release()
     progress.done()

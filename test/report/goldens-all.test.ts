@@ -250,7 +250,8 @@ for (const c of CASES) {
       expect(firstParams).to.be.greaterThan(0)
       expect(pages.slice(firstParams).every(p => p.kind === 'params' || p.kind === 'appendix')).to.equal(true)
       const body = pages.slice(1, firstParams).map(p => p.title)
-      const want = c.titles(run.results)
+      // every report ends its body with the drive health page (a run stored before pts read health logs: not recorded)
+      const want = [...c.titles(run.results), 'Drive Health and Temperature']
       expect(body, body.join('\n')).to.have.length(want.length)
       want.forEach((t, i) => (typeof t === 'string' ? expect(body[i]).to.equal(t) : expect(body[i]).to.match(t)))
       expect(model.header.title).to.equal(`${TESTS[c.test as TestId].name} - Report Page`)
@@ -261,6 +262,14 @@ for (const c of CASES) {
       expect(a.sealHash).to.match(/^[0-9a-f]{64}$/)
       expect(a.rows.find(r => r.label === 'Files sealed')!.value).to.match(new RegExp(`^${run.manifest.integrity!.files.length} \\(`))
       expect(run.manifest.integrity!.files.filter(f => f.path.startsWith('raw/')).map(f => f.path).sort()).to.deep.equal(run.rawFiles.map(f => f.path).sort())
+    })
+
+    it('a run stored before pts read drive health logs still renders: its health page and summary say "not recorded"', () => {
+      expect(run.results.health).to.equal(undefined)
+      const page = model.pages.find(p => p.title === 'Drive Health and Temperature')!
+      expect(page.tables[0].heading).to.equal('Drive health log and temperature: not recorded')
+      expect(page.tables[0].rows[0].cells[0]).to.match(/^not recorded: this run was stored by an earlier version of pts/)
+      expect(model.pages[0].summary!.health).to.deep.equal({warning: false, text: 'not recorded (run stored by an earlier version of pts)'})
     })
 
     it('the summary shows the run-timing verdict (the durations and idle-gap checks of pts audit)', () => {

@@ -46,9 +46,10 @@ describe('report model (fixture iops-file-short)', () => {
       'IOPS - All RW Mix & BS - Heat Map',
       'Bandwidth & Response Time - All RW Mix & BS - Tabular Data',
     ])
-    // then one appendix page (the seal), whatever the number of raw files (674 here)
-    expect(model.pages).to.have.length(11)
-    expect(model.pages[10].kind).to.equal('appendix')
+    // then the drive health page (not recorded: the run predates it; no "Plot A.n") and one appendix page (the seal), whatever the number of raw files (674 here)
+    expect(model.pages).to.have.length(12)
+    expect(model.pages[10]).to.include({title: 'Drive Health and Temperature', caption: 'Drive Health and Temperature'})
+    expect(model.pages[11].kind).to.equal('appendix')
     expect(model.pages[2].caption).to.equal('Plot A.2 - IOPS Steady State Measurement Window')
     expect(model.pages[9].caption).to.match(/^Plot A\.9 - /)
     model.pages.forEach((p, i) => expect(p.pageLabel).to.equal(`Page ${i + 1} of ${model.pages.length}`))
