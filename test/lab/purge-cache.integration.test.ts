@@ -19,7 +19,7 @@ import type {PurgeResult} from '../../src/device/purge.js'
 import {LAB_SERIALS, type Lab, type LabResult} from '../helpers/lab.js'
 import {DEV, sharedLab} from './shared.js'
 
-const SHORT = '--point-seconds 0.2 --max-rounds 5 --time-scale 0.01'
+const SHORT = '--point-seconds 0.2 --max-rounds 5 --time-scale 0.01 --tc 1 --qd 4 --wipc-multiple 1'
 
 describe('lab: safety gate, purge and write cache on emulated drives', function () {
   this.timeout(900_000) // the guest runs under TCG on a shared host: minutes per pts command when the host is loaded
