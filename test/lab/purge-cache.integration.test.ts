@@ -32,7 +32,7 @@ describe('lab: safety gate, purge and write cache on emulated drives', function 
   const sataCache = async () => /write-caching\s*=\s*1/.test(await lab.ok(`hdparm -W ${DEV.sata}`))
   const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RunManifest
   const events = (dir: string, name: string) => manifest(dir).events.filter(e => e.event === name).map(e => e.detail)
-  const until = async (what: string, cond: () => Promise<boolean> | boolean, ms = 240_000) => {
+  const until = async (what: string, cond: () => Promise<boolean> | boolean, ms = 600_000) => {
     const t0 = Date.now()
     while (!(await cond())) {
       if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`)
@@ -60,18 +60,18 @@ describe('lab: safety gate, purge and write cache on emulated drives', function 
     await lab.ok(`umount /mnt/sata && wipefs -q -a ${DEV.sata} ${DEV.nvme} ${DEV.scsi} && partx -d ${DEV.scsi} 2>/dev/null; wipefs -q -a ${DEV.scsi}; true`)
   })
 
-  it('SATA without the ATA Security feature set: --purge auto and --purge ata-secure-erase are refused with that reason', async () => {
-    const [auto, sec] = await Promise.all([
-      lab.pts(`run iops --device ${DEV.sata} --yes-destroy-data ${LAB_SERIALS.sata} --purge auto ${SHORT} --out ${runDir('sata-auto')}`),
-      lab.pts(`run iops --device ${DEV.sata} --yes-destroy-data ${LAB_SERIALS.sata} --purge ata-secure-erase ${SHORT} --out ${runDir('sata-sec')}`),
-    ])
-    expect([auto.code, sec.code], auto.stderr + sec.stderr).to.deep.equal([4, 4])
-    for (const r of [auto, sec]) expect(r.stderr).to.match(/does not support the ATA Security feature set/)
-    expect(await sataCache()).to.equal(true)
-  })
+  // Tests on different drives overlap to save time (the guest has two vCPUs): each starts the
+  // next drive's scenario and the next test awaits it.
+  let sataRefused: Promise<LabResult[]> = Promise.resolve([])
+  let sataInterrupted: Promise<{r: LabResult; dir: string; disabledSeen: boolean}> | null = null
 
   it('SCSI: FORMAT UNIT reports success but leaves the data; the read-back catches it and the run stops; the write cache is set to disabled and restored', async () => {
     expect(await scsiCache(), 'the SCSI disk starts with its write cache enabled').to.equal(true)
+    sataRefused = Promise.all([
+      lab.pts(`run iops --device ${DEV.sata} --yes-destroy-data ${LAB_SERIALS.sata} --purge auto ${SHORT} --out ${runDir('sata-auto')}`),
+      lab.pts(`run iops --device ${DEV.sata} --yes-destroy-data ${LAB_SERIALS.sata} --purge ata-secure-erase ${SHORT} --out ${runDir('sata-sec')}`),
+    ])
+    sataRefused.catch(() => {}) // awaited (and its failure reported) by the SATA test
     const dir = runDir('scsi-format')
     const r = await lab.pts(`run iops --device ${DEV.scsi} --yes-destroy-data ${LAB_SERIALS.scsi} --purge auto ${SHORT} --out ${dir}`, {timeoutMs: 300_000})
     expect(r.code, r.stderr).to.equal(6)
@@ -85,8 +85,25 @@ describe('lab: safety gate, purge and write cache on emulated drives', function 
     expect(await scsiCache()).to.equal(true)
   })
 
+  it('SATA without the ATA Security feature set: --purge auto and --purge ata-secure-erase are refused with that reason', async () => {
+    const [auto, sec] = await sataRefused
+    expect([auto.code, sec.code], auto.stderr + sec.stderr).to.deep.equal([4, 4])
+    for (const r of [auto, sec]) expect(r.stderr).to.match(/does not support the ATA Security feature set/)
+    expect(await sataCache()).to.equal(true)
+  })
+
   it('NVMe --purge auto: Format NVM SES 1 erases a written pattern and pts proves it; write cache disabled during the run, restored on SIGINT, and after SIGKILL by the next pts resume', async () => {
     expect(await nvmeCache(), 'the NVMe controller starts with its write cache enabled').to.equal(true)
+    expect(await sataCache()).to.equal(true)
+    sataInterrupted = (async () => {
+      const dir = runDir('sata-run')
+      const pid = join(lab.shareDir, 'pts-sata.pid')
+      const run = ptsBackground(`run iops --device ${DEV.sata} --yes-destroy-data ${LAB_SERIALS.sata} --purge discard ${SHORT} --out ${dir}`, pid)
+      await until('the SATA write cache to be disabled', async () => !(await sataCache()), 600_000)
+      await lab.ok(`sleep 1; kill -INT $(cat ${pid})`)
+      return {r: await run, dir, disabledSeen: true}
+    })()
+    sataInterrupted.catch(() => {}) // awaited (and its failure reported) by the SATA test
     await lab.ok(`dd if=/dev/urandom of=${DEV.nvme} bs=1M count=8 oflag=direct status=none`)
     const zeros = (await lab.ok('dd if=/dev/zero bs=1M count=8 status=none | sha256sum')).split(' ')[0]
     expect(await sha(DEV.nvme)).to.not.equal(zeros)
@@ -127,15 +144,11 @@ describe('lab: safety gate, purge and write cache on emulated drives', function 
   })
 
   it('SATA: the write cache is set to disabled for the run and restored on SIGINT', async () => {
-    expect(await sataCache()).to.equal(true)
-    const dir = runDir('sata-run')
-    const pid = join(lab.shareDir, 'pts-sata.pid')
-    const run = ptsBackground(`run iops --device ${DEV.sata} --yes-destroy-data ${LAB_SERIALS.sata} --purge discard ${SHORT} --out ${dir}`, pid)
-    await until('the SATA write cache to be disabled', async () => !(await sataCache()))
-    await lab.ok(`sleep 1; kill -INT $(cat ${pid})`)
-    const r = await run
+    expect(sataInterrupted, 'started by the NVMe test').to.not.equal(null)
+    const {r, dir} = await sataInterrupted!
     expect(r.code, r.stderr).to.equal(130)
     expect(await sataCache()).to.equal(true)
-    expect(events(dir, 'write-cache')[0]).to.match(/set to disabled, read back disabled via ata/)
+    expect(events(dir, 'write-cache')[0]).to.match(/was enabled.*set to disabled, read back disabled via ata/)
+    expect(events(dir, 'write-cache').at(-1)).to.equal('restored to enabled')
   })
 })
