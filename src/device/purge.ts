@@ -182,6 +182,10 @@ export function runPurge(f: PurgeFacts, choice: PurgeChoice, opts: RunPurgeOptio
     const v = readBackPattern(f.path, pattern, outputs)
     const base = {checked: v.checked, zeros: v.zeros, reportedZeroing: null, patternBlocks: pattern.size, patternLeft: v.left}
     if (v.checked < pattern.size) return res(false, `${choice.method} reported success, but only ${v.checked} of the ${pattern.size} sampled 4 KiB blocks could be read back, so the erasure is not proven`, {...base, outcome: `${v.checked}/${pattern.size} sampled blocks readable`})
+    if (v.left > 0 && choice.method.startsWith('ata-secure')) {
+      // hdparm exits 0 when the drive aborted the erase: the temporary password may still be set
+      outputs.push(run(['hdparm', '--user-master', 'u', '--security-disable', choice.steps[0].argv[4], f.path], 60_000))
+    }
     if (v.left > 0) return res(false, `${choice.method} reported success, but ${v.left} of the ${pattern.size} sampled 4 KiB blocks still hold the data pts wrote to them just before: the device did not erase them (it accepts the command without implementing it); choose another --purge method`, {...base, outcome: `${v.left}/${pattern.size} sampled blocks still hold the data written before the purge`})
     return res(true, `${choice.method} completed and verified`, {...base, outcome: `none of the ${pattern.size} sampled 4 KiB blocks holds the data written before the purge (${v.zeros} read back as zeros)`})
   }
