@@ -64,8 +64,8 @@ export interface DeviceInfo {
   notes: string[]
 }
 
-const TOOLS = ['lsblk', 'nvme', 'hdparm', 'sg_inq', 'sdparm', 'sg_sanitize', 'sg_format', 'smartctl', 'wipefs', 'blkid', 'blkdiscard', 'dd'] as const
-const PKG: Record<string, string> = {nvme: 'nvme-cli', hdparm: 'hdparm', sg_inq: 'sg3-utils', sg_sanitize: 'sg3-utils', sg_format: 'sg3-utils', sdparm: 'sdparm', smartctl: 'smartmontools', wipefs: 'util-linux', blkid: 'util-linux'}
+const TOOLS = ['lsblk', 'nvme', 'hdparm', 'sg_inq', 'sdparm', 'sg_opcodes', 'sg_sanitize', 'sg_format', 'smartctl', 'wipefs', 'blkid', 'blkdiscard', 'dd'] as const
+const PKG: Record<string, string> = {nvme: 'nvme-cli', hdparm: 'hdparm', sg_inq: 'sg3-utils', sg_opcodes: 'sg3-utils', sg_sanitize: 'sg3-utils', sg_format: 'sg3-utils', sdparm: 'sdparm', smartctl: 'smartmontools', wipefs: 'util-linux', blkid: 'util-linux'}
 
 export function which(tool: string): boolean {
   return whichPath(tool) !== null
@@ -143,6 +143,21 @@ export function interfaceOf(n: LsblkNode): string {
   if (n.name.startsWith('dm-')) return 'dm'
   if (n.name.startsWith('sd')) return 'scsi'
   return 'unknown'
+}
+
+/**
+ * Whether a SCSI drive reports SANITIZE (BLOCK ERASE) from `sg_opcodes --opcode=0x48,2` (REPORT
+ * SUPPORTED OPERATION CODES for one command). Exit 9 (invalid opcode: the drive has no such
+ * report) and 5 (illegal request) mean the drive does not report it; any other failure leaves it
+ * unknown, with the reason.
+ */
+export function scsiSanitizeSupport(r: Pick<ToolOutput, 'code' | 'stdout' | 'stderr'>): {supported: boolean | null; detail: string} {
+  const why = (r.stderr.trim() || r.stdout.trim()).split('\n').at(-1) ?? ''
+  if (r.code === 9 || r.code === 5) return {supported: false, detail: `SCSI SANITIZE is not supported: the drive does not report it (sg_opcodes exit ${r.code}: ${why})`}
+  if (r.code !== 0) return {supported: null, detail: `whether the drive supports SCSI SANITIZE is unknown: sg_opcodes ${r.code === null ? 'could not run or timed out' : `exited ${r.code}`}${why ? ` (${why})` : ''}`}
+  if (/not supported/i.test(r.stdout)) return {supported: false, detail: 'SCSI SANITIZE (block erase) is not supported: the drive reports it as not supported'}
+  if (/supported/i.test(r.stdout)) return {supported: true, detail: 'the drive reports SCSI SANITIZE (block erase) as supported'}
+  return {supported: null, detail: `whether the drive supports SCSI SANITIZE is unknown: sg_opcodes printed no support line (${r.stdout.trim().slice(0, 120)})`}
 }
 
 function nvmeController(name: string): string {
@@ -229,6 +244,11 @@ function describe(n: LsblkNode, tools: Record<string, boolean>, opts: SafetyOpti
     }
     if (!tools.sdparm && iface !== 'sata') notes.push('sdparm not installed: SCSI write-cache (WCE) state unknown (apt-get install -y sdparm)')
   }
+  let scsiSanitize: PurgeFacts['scsiSanitize']
+  if (iface === 'sas' || iface === 'scsi' || iface === 'fc' || iface === 'iscsi') {
+    scsiSanitize = tools.sg_opcodes ? scsiSanitizeSupport(run(['sg_opcodes', '--opcode=0x48,2', n.path])) : {supported: null, detail: 'sg_opcodes is not installed (sg3-utils): whether the drive supports SANITIZE is unknown'}
+    if (scsiSanitize.supported !== true) notes.push(scsiSanitize.detail)
+  }
   if (!['loop', 'zram', 'md', 'dm', 'nbd'].includes(iface)) {
     if (!tools.smartctl) notes.push('smartctl not installed (smartmontools): no cross-check of identity')
     else {
@@ -252,7 +272,8 @@ function describe(n: LsblkNode, tools: Record<string, boolean>, opts: SafetyOpti
   const discardZeroes = dz === '1' || n.discardZeroes === true ? true : null
 
   const platform = parsePlatform(readSysfsSnapshot(name))
-  const facts = safetyFactsOf(n, {swaps: ctx.swaps, mounts: ctx.mounts, holders, signatures})
+  // The serial the gate accepts is the one printed: lsblk knows none for sd* without udev, the drive's own tools do
+  const facts = {...safetyFactsOf(n, {swaps: ctx.swaps, mounts: ctx.mounts, holders, signatures}), serial}
   const safety = safetyVerdict(facts, opts)
 
   // write cache: sysfs view always; the device's own view via its tool
@@ -273,6 +294,7 @@ function describe(n: LsblkNode, tools: Record<string, boolean>, opts: SafetyOpti
   const purgeFacts: PurgeFacts = {
     path: n.path, interface: iface, nvme, ata,
     scsi: (iface === 'sas' || iface === 'scsi' || iface === 'fc' || iface === 'iscsi') && tools.sg_sanitize,
+    ...(scsiSanitize ? {scsiSanitize} : {}),
     discard, discardZeroes, tools,
   }
   const methods = purgeMethods(purgeFacts)

@@ -25,6 +25,11 @@ export interface PurgeFacts {
   ata: HdparmIdentify | null
   /** sg_sanitize / sg_format usable (SCSI/SAS device and sg3-utils installed) */
   scsi: boolean
+  /**
+   * Whether the drive reports SCSI SANITIZE (sg_opcodes; discover.ts scsiSanitizeSupport): SANITIZE
+   * is offered only when true. Absent: not probed (facts built without discovery), SANITIZE offered with `scsi`.
+   */
+  scsiSanitize?: {supported: boolean | null; detail: string}
   discard: boolean
   /** null = unknown */
   discardZeroes: boolean | null
@@ -88,7 +93,8 @@ export function purgeMethods(f: PurgeFacts): PurgeMethod[] {
     if (f.ata.sanitizeFeature && f.ata.blockEraseExt) m.push('ata-sanitize')
     if (f.ata.sanitizeFeature && f.ata.cryptoScrambleExt) m.push('ata-sanitize-crypto')
   }
-  if (f.scsi) m.push('scsi-sanitize', 'scsi-format')
+  if (f.scsi && (f.scsiSanitize === undefined || f.scsiSanitize.supported === true)) m.push('scsi-sanitize')
+  if (f.scsi) m.push('scsi-format')
   if (f.discard) m.push('discard')
   m.push('zero', 'none')
   return m
@@ -158,7 +164,11 @@ export function choosePurge(f: PurgeFacts, requested: PurgeRequest = 'auto', opt
   if (requested === 'auto') {
     const pick = AUTO_ORDER.find(m => supported.includes(m) && !(m.startsWith('ata-secure') && ataSecurityBlocker(f.ata)))
     if (!pick) {
-      const why = f.ata?.security?.supported && ataSecurityBlocker(f.ata) ? `; ATA security erase unavailable: ${ataSecurityBlocker(f.ata)}` : ''
+      const why = [
+        ...(f.ata ? [`ATA security erase unavailable: ${ataSecurityBlocker(f.ata)}`] : []),
+        ...(f.ata && !f.ata.sanitizeFeature ? ['the drive does not support the ATA SANITIZE feature set'] : []),
+        ...(f.scsiSanitize && f.scsiSanitize.supported !== true ? [f.scsiSanitize.detail] : []),
+      ].map(w => `; ${w}`).join('')
       return {method: 'none', deviation: null, steps: [], refused: `no PTS purge method is supported by ${f.path} (${f.interface})${why}; choose --purge discard, zero or none to accept a recorded deviation`}
     }
     method = pick
@@ -166,6 +176,8 @@ export function choosePurge(f: PurgeFacts, requested: PurgeRequest = 'auto', opt
     method = requested
   }
   const base = {method, deviation: DEVIATION[method] ?? null, steps: stepsFor(method, f, password)}
+  if (method.startsWith('ata-secure') && f.ata && ataSecurityBlocker(f.ata)) return {...base, refused: `ATA security erase of ${f.path} refused: ${ataSecurityBlocker(f.ata)}`}
+  if (method === 'scsi-sanitize' && f.scsiSanitize && f.scsiSanitize.supported !== true) return {...base, refused: `SCSI SANITIZE of ${f.path} refused: ${f.scsiSanitize.detail}`}
   if (!supported.includes(method)) return {...base, refused: `${f.path} does not support purge method ${method} (supported: ${supported.join(', ')})`}
   if (method.startsWith('ata-secure')) {
     const b = ataSecurityBlocker(f.ata)

@@ -25,15 +25,34 @@ export function cacheInterface(iface: string): CacheInterface | null {
   return null
 }
 
+/**
+ * The NVMe controller of a namespace (/dev/nvme0n1 -> /dev/nvme0; a controller path is kept).
+ * The volatile write cache (feature 0x06) is a controller feature: sent to a namespace, a
+ * controller answers "Feature Not Namespace Specific".
+ */
+export function nvmeControllerPath(path: string): string {
+  const m = /^(\/dev\/nvme\d+)(?:n\d+(?:p\d+)?)?$/.exec(path)
+  return m ? m[1] : path
+}
+
+/**
+ * Tools whose exit status does not say whether the value was read: `sdparm --get=WCE` exits 5
+ * when the device rejects the saved-values column (MODE SENSE PC=3) yet prints the current value
+ * right, so its output decides, not its exit code.
+ */
+const OUTPUT_DECIDES: ReadonlySet<CacheInterface> = new Set(['scsi'])
+
 export function writeCacheCommands(via: CacheInterface, path: string): WriteCacheCommands {
   switch (via) {
-    case 'nvme':
+    case 'nvme': {
+      const ctrl = nvmeControllerPath(path)
       return {
         via,
-        get: ['nvme', 'get-feature', path, '-f', '6'],
-        set: e => ['nvme', 'set-feature', path, '-f', '6', '-v', e ? '1' : '0'],
+        get: ['nvme', 'get-feature', ctrl, '-f', '6'],
+        set: e => ['nvme', 'set-feature', ctrl, '-f', '6', '-v', e ? '1' : '0'],
         parse: parseNvmeVwcFeature,
       }
+    }
     case 'ata':
       return {via, get: ['hdparm', '-W', path], set: e => ['hdparm', e ? '-W1' : '-W0', path], parse: parseHdparmWriteCache}
     case 'scsi':
@@ -62,11 +81,12 @@ export function getWriteCache(t: CacheTarget): WriteCacheState {
   if (u) return {supported: false, reason: u}
   const c = writeCacheCommands(cacheInterface(t.interface)!, t.path)
   const r = exec(c.get)
-  if (r.code !== 0) return {supported: false, reason: `${c.get.join(' ')} failed (exit ${r.code}): ${r.stderr.trim()}`}
+  const failed = `${c.get.join(' ')} failed (exit ${r.code}): ${r.stderr.trim()}`
+  if (r.code === null || (r.code !== 0 && !OUTPUT_DECIDES.has(c.via))) return {supported: false, reason: failed}
   try {
     return {supported: true, enabled: c.parse(r.stdout), via: c.via, argv: c.get, output: r.stdout}
   } catch (e) {
-    return {supported: false, reason: (e as Error).message}
+    return {supported: false, reason: r.code !== 0 ? failed : (e as Error).message}
   }
 }
 

@@ -87,6 +87,12 @@ export interface RunManifest {
     /** @integer @minimum 0 */
     sizeBytes: number
     identity: DeviceIdentity
+    /**
+     * The device's write-cache state before pts first changed it, recorded (and saved) before the
+     * change, so that a resume after pts was killed restores that state and not the one pts set.
+     * Absent when pts did not read it (a file, a device whose cache cannot be read) and in runs of older versions.
+     */
+    writeCacheBefore?: {enabled: boolean; via: string; /** @format date-time */ at: string}
   }
   /** The operator's report metadata; absent when none was given and in runs of older versions. */
   metadata?: RunMetadata

@@ -411,7 +411,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     save()
     // Write cache per profile: set on the device and read back before the first phase and again
     // after every purge phase (recorded with that phase), restored at the end.
-    const cache = applyWriteCache(inp.target, plan.profile.writeCache, manifest, event)
+    const cache = applyWriteCache(inp.target, plan.profile.writeCache, manifest, event, undefined, () => store.saveManifest(manifest))
     restoreCache = cache.restore
 
     for (let pi = 0; pi < plan.phases.length; pi++) {

@@ -8,7 +8,7 @@ import type {KeyObject} from 'node:crypto'
 import {EXIT} from '../errors.js'
 import type {FioEngine, StartedJob} from '../engine/fio.js'
 import type {ResolvedTarget} from '../device/target.js'
-import {getWriteCache, setWriteCache, type CacheTarget, type WriteCacheState} from '../device/write-cache.js'
+import {getWriteCache, setWriteCache, type CacheInterface, type CacheTarget, type WriteCacheState} from '../device/write-cache.js'
 import type {WriteCacheRecord} from '../model/results.js'
 import {computeSeal, writeSignature} from '../store/integrity.js'
 import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
@@ -45,7 +45,7 @@ const NO_CACHE = 'the device has no volatile write cache (NVMe VWC bit 0 clear)'
  * recorded deviation, and for a block device a compliance reason.
  */
 export function applyWriteCache(target: Pick<ResolvedTarget, 'path' | 'kind' | 'identity' | 'device'>, required: 'enabled' | 'disabled', manifest: RunManifest, event: Event,
-  io: {get: typeof getWriteCache; set: typeof setWriteCache} = {get: getWriteCache, set: setWriteCache}): WriteCacheControl {
+  io: {get: typeof getWriteCache; set: typeof setWriteCache} = {get: getWriteCache, set: setWriteCache}, save: () => void = () => {}): WriteCacheControl {
   const want = required === 'enabled'
   const cacheTarget = cacheTargetOf(target)
   const deviate = (why: string) => {
@@ -77,8 +77,17 @@ export function applyWriteCache(target: Pick<ResolvedTarget, 'path' | 'kind' | '
     event('write-cache', `${when}: ${dev}`)
     return {required, readBack: 'not settable', meets: false, via: null, detail: dev, at}
   }
-  const before = cacheTarget.volatileWriteCache === false ? {supported: false as const, reason: NO_CACHE} : io.get(cacheTarget)
-  apply(`before the run (was ${before.supported ? (before.enabled ? 'enabled' : 'disabled') : 'unknown'})`)
+  // The state before pts changed it: read once and saved in the manifest before anything is set,
+  // so a resume after pts was killed (SIGKILL: nothing could restore it) restores that state.
+  const recorded = manifest.target.writeCacheBefore
+  const before: WriteCacheState = recorded
+    ? {supported: true, enabled: recorded.enabled, via: recorded.via as CacheInterface, argv: [], output: ''}
+    : cacheTarget.volatileWriteCache === false ? {supported: false, reason: NO_CACHE} : io.get(cacheTarget)
+  if (!recorded && before.supported) {
+    manifest.target.writeCacheBefore = {enabled: before.enabled, via: before.via, at: new Date().toISOString()}
+    save()
+  }
+  apply(`before the run (was ${before.supported ? (before.enabled ? 'enabled' : 'disabled') : 'unknown'}${recorded ? ', as recorded before pts first changed it' : ''})`)
   let restore: (WriteCacheState & {supported: true}) | null = before.supported && before.enabled !== want ? before : null
   return {
     reapply: (phaseId: string) => apply(`after ${phaseId}`),

@@ -127,12 +127,14 @@ describe('purge choice and commands (issue 4 item 3)', () => {
 
 describe('write-cache commands (issue 4 item 4)', () => {
   const cases = [
-    {via: 'nvme' as const, get: ['nvme', 'get-feature', '/dev/nvme0n1', '-f', '6'], on: ['nvme', 'set-feature', '/dev/nvme0n1', '-f', '6', '-v', '1'], off: ['nvme', 'set-feature', '/dev/nvme0n1', '-f', '6', '-v', '0'], dev: '/dev/nvme0n1'},
+    // feature 0x06 is a controller feature: sent to the controller, never to the namespace
+    {via: 'nvme' as const, get: ['nvme', 'get-feature', '/dev/nvme0', '-f', '6'], on: ['nvme', 'set-feature', '/dev/nvme0', '-f', '6', '-v', '1'], off: ['nvme', 'set-feature', '/dev/nvme0', '-f', '6', '-v', '0'], dev: '/dev/nvme0n1'},
+    {via: 'nvme' as const, get: ['nvme', 'get-feature', '/dev/nvme12', '-f', '6'], on: ['nvme', 'set-feature', '/dev/nvme12', '-f', '6', '-v', '1'], off: ['nvme', 'set-feature', '/dev/nvme12', '-f', '6', '-v', '0'], dev: '/dev/nvme12'},
     {via: 'ata' as const, get: ['hdparm', '-W', '/dev/sda'], on: ['hdparm', '-W1', '/dev/sda'], off: ['hdparm', '-W0', '/dev/sda'], dev: '/dev/sda'},
     {via: 'scsi' as const, get: ['sdparm', '--get=WCE', '/dev/sdc'], on: ['sdparm', '--set=WCE', '/dev/sdc'], off: ['sdparm', '--clear=WCE', '/dev/sdc'], dev: '/dev/sdc'},
   ]
   for (const c of cases) {
-    it(c.via, () => {
+    it(`${c.via} (${c.dev})`, () => {
       const w = writeCacheCommands(c.via, c.dev)
       expect([w.get, w.set(true), w.set(false)]).to.deep.equal([c.get, c.on, c.off])
     })
