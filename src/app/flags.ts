@@ -69,6 +69,7 @@ export const runFlags = {
   'max-seconds': Flags.string({description: 'WSAT (and every series phase): operator limit in seconds (recorded as what ended the phase)'}),
   'max-written': Flags.string({description: 'WSAT (and every series phase): operator limit of bytes written, e.g. 2TB or 512GiB'}),
   'steady-state-exit': Flags.boolean({description: 'WSAT: stop early at steady state (optional in the spec)', default: false}),
+  'per-second': Flags.boolean({description: 'per-second traces: fio logs IOPS, bandwidth and latency (mean, and maximum from its latency histogram) every second of every step but WIPC; stored under raw/, checked by pts audit, charted per point in the report', default: false}),
 }
 
 
@@ -100,6 +101,7 @@ export interface RunFlagValues extends FlagValues {
   'max-seconds'?: string
   'max-written'?: string
   'steady-state-exit'?: boolean
+  'per-second'?: boolean
   operator?: string
   vendor?: string
   notes?: string

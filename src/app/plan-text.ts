@@ -1,5 +1,6 @@
 /** `pts plan <test>`: the plan's text (every phase with its timeline and the test's constants) and its job texts. Pure. */
 import type {ProgramPlan} from '../plan/expand.js'
+import {perSecondJob, perSecondPrefix} from '../engine/jobfile.js'
 import {burstComment, programJob, programWipcJob, seriesSampleJob, stepSeed} from '../engine/job.js'
 import {firstStreamStarts} from '../plan/stream.js'
 import {formatBytes, formatCapacity, formatDuration} from '../units.js'
@@ -46,6 +47,10 @@ export function planJobs(plan: ProgramPlan): Record<string, string> {
     if (ph.kind === 'histogram') jobs[ph.id] = programJob(plan, {comment: `${ph.id}: ${w!.label} TC ${w!.threadCount}/QD ${w!.queueDepth}, response-time histogram`, section: ph.id, workload: ph.workload, seconds: ph.seconds, seed})
     if (ph.kind === 'series') jobs[ph.id] = seriesSampleJob(plan, ph, 0, ph.stream ? firstStreamStarts(ph.stream.slices) : null, seed)
     if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: burstComment(ph, 0), section: ph.id, workload: ph.workload, seconds: ph.burstSeconds, seed})
+    // --per-second: the log lines the run adds, named after the step's stored path (runner/run.ts)
+    const base = `raw/${String(pi + 1).padStart(2, '0')}-${ph.id}`
+    const rel = ph.kind === 'loop' ? `${base}/round-01/01-${ph.points[0].id}` : ph.kind === 'histogram' ? `${base}/histogram` : `${base}/0001`
+    if (plan.options.perSecond === true && jobs[ph.id] !== undefined && ph.kind !== 'wipc') jobs[ph.id] = perSecondJob(jobs[ph.id], perSecondPrefix(rel))
   })
   return jobs
 }

@@ -34,7 +34,7 @@ export async function resumeRun(runDirArg: string, opts: {restart: boolean; sign
     revision: results.revision as Revision, profile: results.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
     pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState ?? 'stop', roundCap: p.roundCap ?? p.maxRounds,
     wipcMultiple: p.wipcMultiple ?? null, timeScale: p.timeScale, ioengine: p.ioengine, seed: p.seed, workload: p.workload,
-    ceilingMs: p.ceilingMs, maxSeconds: p.maxSeconds, maxWrittenBytes: p.maxWrittenBytes, steadyStateExit: p.steadyStateExit,
+    ceilingMs: p.ceilingMs, maxSeconds: p.maxSeconds, maxWrittenBytes: p.maxWrittenBytes, steadyStateExit: p.steadyStateExit, perSecond: p.perSecond === true,
   }, target, purge)
   const lastActivityAt = [manifest.events.at(-1)?.at, manifest.finishedAt].filter((x): x is string => Boolean(x)).sort().at(-1) ?? manifest.createdAt
   const summary = await runProgram({

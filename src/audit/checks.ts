@@ -20,7 +20,7 @@ import {identityText} from '../runner/identity.js'
 export type CheckStatus = 'pass' | 'fail' | 'skip'
 
 /** The checks of pts audit (IOPS runs and test programs). */
-export type CheckId = 'integrity' | 'signature' | 'measurements' | 'steady-state' | 'report' | 'purge' | 'wipc' | 'durations' | 'loop-order' | 'idle-gaps' | 'identity' | 'job-parameters' | 'continuity'
+export type CheckId = 'integrity' | 'signature' | 'measurements' | 'steady-state' | 'report' | 'purge' | 'wipc' | 'durations' | 'loop-order' | 'idle-gaps' | 'identity' | 'job-parameters' | 'continuity' | 'per-second'
 
 export interface AuditCheck {
   id: CheckId

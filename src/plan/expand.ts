@@ -40,6 +40,8 @@ export interface ProgramOptions {
   maxWrittenBytes: number | null
   /** WSAT: stop a series early at steady state (optional in the spec). */
   steadyStateExit: boolean
+  /** fio's per-second IOPS, bandwidth and latency logs of every step but WIPC, stored and charted (pts run --per-second); absent = off. */
+  perSecond?: boolean
 }
 
 /** A concrete workload: what one fio job does. */
