@@ -15,6 +15,8 @@ export function stepsOf(r: ProgramResults): Array<{pointer: string; phase: Extra
     if (p.kind === 'series') p.samples.forEach((x, k) => out.push({pointer: `${base}/samples/${k}`, phase: p, step: x, what: `${p.id} sample ${k + 1}`}))
     if (p.kind === 'bursts' && p.job) out.push({pointer: `${base}/job`, phase: p, step: p.job, what: `${p.id} (Wait State ${p.waitState})`})
     if (p.kind === 'bursts') (p.steps ?? []).forEach((x, k) => out.push({pointer: `${base}/steps/${k}`, phase: p, step: x, what: `${p.id} burst ${k + 1} (Wait State ${p.waitState})`}))
+    if (p.kind === 'sweep') p.points.forEach((x, k) => out.push({pointer: `${base}/points/${k}`, phase: p, step: x, what: `${p.id} point ${k + 1} (${x.id})`}))
+    if (p.kind === 'fill') p.steps.forEach((x, k) => out.push({pointer: `${base}/steps/${k}`, phase: p, step: x, what: `${p.id} pass ${x.pass} piece ${x.index + 1}`}))
     if (p.kind === 'histogram' && p.job) out.push({pointer: `${base}/job`, phase: p, step: p.job, what: `${p.id} (histogram run)`})
     if (p.kind === 'operating-points') {
       p.points.forEach((o, k) => {

@@ -46,7 +46,7 @@ export function traceStats(values: readonly number[]): TraceStats | null {
 const stepSec = (s: StepResult): number => s.timing?.plannedSec ?? s.runtimeSec
 
 function groupKey(phase: PhaseResult, step: StepResult): string {
-  if (phase.kind === 'loop') return `${phase.id}/${step.id}`
+  if (phase.kind === 'loop' || phase.kind === 'sweep') return `${phase.id}/${step.id}`
   if (phase.kind === 'operating-points') return `${phase.id}/${step.id.replace(/-\d+$/, '')}`
   return phase.id
 }

@@ -2,12 +2,12 @@
 import {Args, Flags} from '@oclif/core'
 import {UsageError} from '../errors.js'
 import * as M from '../messages.js'
-import {PROFILES, REVISIONS, TEST_IDS, type ProfileParams, type ProfileId, type Revision} from '../model/tests.js'
+import {PROFILES, REVIEW_TEST_IDS, REVISIONS, TEST_IDS, type ProfileParams, type ProfileId, type Revision} from '../model/tests.js'
 import type {RunMetadata} from '../model/manifest.js'
 import {parseSizeBytes} from '../units.js'
 
 export const testArg = {
-  test: Args.string({description: `test to run (${TEST_IDS.join(', ')}), or all (the suite)`, required: true}),
+  test: Args.string({description: `test to run (${TEST_IDS.join(', ')}; ${REVIEW_TEST_IDS.join(', ')} are review tests, not part of the SNIA PTS, read from specs/reviews/ whatever --revision says), or all (the PTS suite)`, required: true}),
 }
 
 /** `pts run all` / `pts plan all`: which tests of the revision. */

@@ -135,6 +135,12 @@ export function phaseWrites(plan: ProgramPlan): PhaseWrites[] {
         const t = ph.seconds * writeShare(ph.workload)
         return {...none, writeSec: {min: t, max: t}}
       }
+      case 'sweep': {
+        const t = ph.points.reduce((a, p) => a + ph.pointSeconds * writeShare(p), 0)
+        return {...none, writeSec: {min: t, max: t}}
+      }
+      case 'fill':
+        return {...none, fixedBytes: ph.passes * ph.pieces.reduce((a, x) => a + x.sizeBytes, 0)}
       case 'operating-points': {
         const from = loops.get(ph.fromPhase)?.points[0]
         const t = 3 * (ph.prewrite.seconds * writeShare(ph.prewrite.workload) + ph.measureSeconds * (from ? writeShare(from) : 1))
@@ -197,6 +203,8 @@ export function storedBytes(plan: ProgramPlan): number {
     else if (ph.kind === 'series') steps += ph.maxSamples
     else if (ph.kind === 'bursts') { steps += 1; extra += ph.repeats * BURST_LOG_BYTES_PER_BURST }
     else if (ph.kind === 'histogram') extra += HISTOGRAM_BYTES
+    else if (ph.kind === 'sweep') { steps += ph.points.length; if (ph.latencyBins) extra += ph.points.length * HISTOGRAM_BYTES }
+    else if (ph.kind === 'fill') steps += ph.passes * ph.pieces.length
     else { steps += 3; extra += 3 * HISTOGRAM_BYTES }
   }
   return steps * STEP_BYTES + extra

@@ -41,12 +41,19 @@ export function zonesLine(w: ResolvedWorkload): string[] {
  * over the same LBAs.
  */
 function rangeLines(plan: ProgramPlan, w: ResolvedWorkload): string[] {
+  // review tests: a fill level or a span from LBA 0 instead of the ActiveRange
+  const range = w.rangeBytes ?? plan.activeRangeBytes
   if (w.access === 'sequential' && w.threadCount > 1) {
     const align = w.bssplit ? Math.max(...w.bssplit.map(s => s.blockSizeBytes)) : w.blockSizeBytes!
-    const slice = Math.floor(plan.activeRangeBytes / w.threadCount / align) * align
+    const slice = Math.floor(range / w.threadCount / align) * align
     return ['offset=0', `size=${slice}`, `offset_increment=${slice}`]
   }
-  return ['offset=0', `size=${plan.activeRangeBytes}`]
+  return ['offset=0', `size=${range}`]
+}
+
+/** Compressible data (review tests): fio fills that share of each buffer with compressible bytes. */
+export function compressLines(w: ResolvedWorkload): string[] {
+  return w.compressPct ? [`buffer_compress_percentage=${w.compressPct}`] : []
 }
 
 export function programJob(plan: ProgramPlan, step: ProgramStepJob, hooks?: ExecHooks): string {
@@ -66,8 +73,30 @@ export function programJob(plan: ProgramPlan, step: ProgramStepJob, hooks?: Exec
     ...rwFor(w.readPct, w.access),
     ...bssplitLine(w, plan.target),
     ...zonesLine(w),
+    ...compressLines(w),
     `iodepth=${w.queueDepth}`,
     `numjobs=${w.threadCount}`,
+    ...hookLines(hooks),
+    '',
+  ].join('\n')
+}
+
+/** One piece of a fill pass (review test fill): SEQ writes of exactly [offset, offset + size), not time-based. */
+export function fillPieceJob(plan: ProgramPlan, phase: Extract<PlannedPhase, {kind: 'fill'}>, pass: number, k: number, seed: number, hooks?: ExecHooks): string {
+  const w = phase.workload
+  const piece = phase.pieces[k]
+  return [
+    `; pts ${plan.spec.id} (${plan.spec.revision}, ${plan.options.profile}) ${phase.id} pass ${pass} piece ${k + 1}/${phase.pieces.length}: ${w.label} QD ${w.queueDepth}, bytes ${piece.offsetBytes}-${piece.offsetBytes + piece.sizeBytes}`,
+    ...commonGlobal(plan.options.ioengine, plan.target.path),
+    `offset=${piece.offsetBytes}`,
+    `size=${piece.sizeBytes}`,
+    `randseed=${seed}`,
+    '',
+    `[${phase.id}]`,
+    ...rwFor(w.readPct, w.access),
+    ...bssplitLine(w, plan.target),
+    `iodepth=${w.queueDepth}`,
+    'numjobs=1',
     ...hookLines(hooks),
     '',
   ].join('\n')

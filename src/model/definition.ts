@@ -42,6 +42,12 @@ export interface Workload {
   threadCount?: number
   /** @integer @minimum 1 */
   queueDepth?: number
+  /** The IO covers the first rangePct % of the target from LBA 0 instead of the ActiveRange (review tests: the fill level). @exclusiveMinimum 0 @maximum 100 */
+  rangePct?: number
+  /** The IO covers at most this many bytes from LBA 0 (four corners: an 8 GiB span); on a smaller target the whole ActiveRange, which the plan, the step labels and the report say. @integer @minimum 4096 */
+  spanBytes?: number
+  /** Compressible data: fio buffer_compress_percentage (the share of each buffer that compresses); absent: incompressible. @integer @minimum 0 @maximum 99 */
+  compressPct?: number
 }
 
 export type LoopDimension = 'readPct' | 'blockSizeBytes' | 'threadCount' | 'queueDepth' | 'repeat'
@@ -99,6 +105,62 @@ export interface WipcPhase {
   blockSizeBytes: number
   /** @exclusiveMinimum 0 */
   capacityMultiple: number
+  /** Review tests (the fill level): write inside the first rangePct % of the target instead of the PC ActiveRange, capacityMultiple x that range in total. @exclusiveMinimum 0 @maximum 100 */
+  rangePct?: number
+}
+
+/**
+ * Review tests: each point once, one fio step of pointSeconds each, no steady state (a QD sweep,
+ * the four corners, transfer sizes). Points: the loops' combinations of the workload, or the
+ * listed points (each merged over the workload), or the workload alone.
+ */
+export interface SweepPhase {
+  kind: 'sweep'
+  /** @pattern ^[a-z0-9-]+$ */
+  id: string
+  /** @minLength 1 */
+  title: string
+  workload: Workload
+  /** Loops from outer to inner (as a loop phase). */
+  loops?: Array<{
+    dimension: 'readPct' | 'blockSizeBytes' | 'threadCount' | 'queueDepth'
+    /**
+     * @minItems 1
+     * @uniqueItems true
+     */
+    values: number[]
+  }>
+  /** Explicit points, each merged over the workload (four corners), with a file-name-safe id. @minItems 1 */
+  points?: Array<{
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    workload: Workload
+  }>
+  /** Seconds per point at time scale 1. @exclusiveMinimum 0 */
+  pointSeconds: number
+  /** Keep each point's total-latency bins (fio json+), for a latency distribution. Absent: false. */
+  latencyBins?: boolean
+}
+
+/**
+ * Review test (fill): SEQ writes over the whole ActiveRange split into `steps` equal pieces, each
+ * its own fio step of exactly its bytes, in LBA order; `passes` times. MB/s per piece = MB/s
+ * against the position written.
+ */
+export interface FillPhase {
+  kind: 'fill'
+  /** @pattern ^[a-z0-9-]+$ */
+  id: string
+  /** @minLength 1 */
+  title: string
+  /** @integer @minimum 512 @multipleOf 512 */
+  blockSizeBytes: number
+  /** @integer @minimum 1 */
+  queueDepth: number
+  /** @integer @minimum 2 @maximum 1000 */
+  steps: number
+  /** @integer @minimum 1 @maximum 2 */
+  passes: number
 }
 
 export interface LoopPhase {
@@ -213,7 +275,7 @@ export interface HistogramPhase {
 }
 
 /** @discriminator kind */
-export type PhaseSpec = PurgePhase | WipcPhase | LoopPhase | SeriesPhase | BurstsPhase | OperatingPointsPhase | HistogramPhase
+export type PhaseSpec = PurgePhase | WipcPhase | LoopPhase | SeriesPhase | BurstsPhase | OperatingPointsPhase | HistogramPhase | SweepPhase | FillPhase
 
 /**
  * A value shown in the report's parameters, with where it comes from: the spec, public
@@ -225,7 +287,7 @@ export interface ProgramParameter {
   name: string
   value: string
   /** Rendered in words (model/wording.ts SOURCE_LABELS): the SNIA PTS, public implementations of it, open (the spec does not fix it), or pts's choice where the spec is silent. */
-  source: 'spec' | 'implementation-derived' | 'open' | 'pts'
+  source: 'spec' | 'implementation-derived' | 'open' | 'pts' | 'review'
   /** User-facing: the SNIA PTS clause where one is known, or pts's choice and its reason (printed by pts plan and in the report). */
   note?: string
   /** Internal provenance, for developers: never printed, never stored with a run. */

@@ -431,6 +431,39 @@ export type PhaseResult =
     /** 'lat': the histogram is fio's total latency (lat_ns bins, the basis of ART/MRT/5 9s); absent (runs of older versions): completion latency (clat_ns bins). */
     histogramBasis?: 'lat'
   }
+  | {
+    /** Review tests: each point once, no steady state (QD sweep, four corners, transfer sizes). */
+    kind: 'sweep'
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    title: string
+    status: PhaseStatus
+    /** @exclusiveMinimum 0 */
+    pointSeconds: number
+    /** One fio step per point, in the definition's order (with its json+ total-latency bins when the phase keeps them). */
+    points: StepResult[]
+  }
+  | {
+    /** Review test fill: SEQ writes piece by piece in LBA order, MB/s against the position written. */
+    kind: 'fill'
+    /** @pattern ^[a-z0-9-]+$ */
+    id: string
+    title: string
+    status: PhaseStatus
+    /** @integer @minimum 1 */
+    passes: number
+    steps: FillStep[]
+  }
+
+/** One piece of a fill pass: a size-based fio step writing [offsetBytes, offsetBytes + sizeBytes). */
+export interface FillStep extends StepResult {
+  /** @integer @minimum 1 */
+  pass: number
+  /** @integer @minimum 0 */
+  offsetBytes: number
+  /** @integer @minimum 1 */
+  sizeBytes: number
+}
 
 export interface OperatingPoint {
   role: 'max' | 'mid' | 'min'

@@ -16,11 +16,16 @@ export const SOURCE_LABELS: Readonly<Record<ProgramParameter['source'], string>>
   'implementation-derived': 'public implementations',
   'open': "open (pts's choice)",
   'pts': "pts's choice",
+  'review': 'the review',
 }
 
 /** The legend of SOURCE_LABELS, one sentence. */
 export const SOURCE_LEGEND =
   "SNIA PTS: stated by the specification; public implementations: as the public implementations of the PTS do it, not confirmed against the PTS text; open (pts's choice): the spec's value is not confirmed, the note says what pts does and why; pts's choice: the spec is silent, the note gives pts's reason"
+
+/** The legend of the review tests' parameters (specs/reviews/), one sentence. */
+export const REVIEW_SOURCE_LEGEND =
+  "the review: as the review this test comes from ran it (a review test, not part of the SNIA PTS); pts's choice: the review does not say, the note gives pts's reason"
 
 /** A stored source mark in words (an unknown mark is printed as stored). */
 export function sourceLabel(source: string): string {

@@ -7,7 +7,7 @@ import {PlanError} from '../errors.js'
 import * as M from '../messages.js'
 import {wipcSlices, type PurgePlan, type TargetInfo, type WipcSlice} from './target.js'
 import {streamSlices, type StreamSlice} from './stream.js'
-import type {ProfileId, ProfileParams, Revision} from '../model/tests.js'
+import {reviewSource, type ProfileId, type ProfileParams, type Revision} from '../model/tests.js'
 import {blockSizeLabel, formatBytes, formatCapacity, formatDecimalVolume, formatDuration, mixLabel} from '../units.js'
 import type {BlockSizeShare, LoopDimension, PhaseSpec, ProgramParameter, ProgramSpec, ProgramTracking, SteadyStateSpec, Workload, Zone} from '../model/definition.js'
 
@@ -56,6 +56,10 @@ export interface ResolvedWorkload {
   queueDepth: number
   /** "RND 4KiB W", "SEQ 1024KiB R/W 90/10", "CBW mix R/W 40/60". */
   label: string
+  /** Review tests: the IO covers [0, rangeBytes) instead of the ActiveRange (a fill level, a span); absent: the ActiveRange. */
+  rangeBytes?: number
+  /** Review tests: fio buffer_compress_percentage; absent or 0: incompressible data. */
+  compressPct?: number
 }
 
 export interface ProgramPoint extends ResolvedWorkload {
@@ -88,6 +92,10 @@ export type PlannedPhase =
     /** samples: the pre-write as that many back-to-back steps of seconds / samples each (1: one step). */
     prewrite: {workload: ResolvedWorkload; seconds: number; samples: number}; measureSeconds: number}
   | {kind: 'histogram'; id: string; title: string; workload: ResolvedWorkload; seconds: number; optional: boolean}
+  /** Review tests: each point once, one fio step of pointSeconds each, no steady state. */
+  | {kind: 'sweep'; id: string; title: string; points: ProgramPoint[]; pointSeconds: number; latencyBins: boolean}
+  /** Review test fill: SEQ writes of each piece in LBA order, one size-based fio step per piece, `passes` times. */
+  | {kind: 'fill'; id: string; title: string; workload: ResolvedWorkload; passes: number; pieces: Array<{offsetBytes: number; sizeBytes: number}>}
 
 export interface TimelineEntry {
   phase: string
@@ -166,7 +174,32 @@ function resolveWorkload(w: Workload, selected: Workload | null, opts: ProgramOp
     threadCount: base.threadCount ?? opts.threadCount,
     queueDepth: base.queueDepth ?? opts.queueDepth,
   }
-  return {...r, label: workloadLabel(r)}
+  return {...r, label: workloadLabel(r), ...(base.compressPct !== undefined ? {compressPct: base.compressPct} : {})}
+}
+
+/**
+ * A review workload's range and label: rangePct -> the first rangePct % of the target; spanBytes
+ * -> that span, or the whole ActiveRange when the target is smaller (said in the label, so on the
+ * plan, the step labels and the report); compressible data in the label. Returns the clamp text, if any.
+ */
+function placeWorkload(w: ResolvedWorkload, src: Workload, targetBytes: number, activeRangeBytes: number, align: number): string | null {
+  let clamp: string | null = null
+  if (src.rangePct !== undefined) {
+    w.rangeBytes = Math.max(align, alignDown(targetBytes * src.rangePct / 100, align))
+    w.label += `, ${src.rangePct} % of the capacity`
+  } else if (src.spanBytes !== undefined) {
+    const span = alignDown(src.spanBytes, align)
+    if (span > 0 && span < activeRangeBytes) {
+      w.rangeBytes = span
+      w.label += `, ${formatBytes(span)} span`
+    } else {
+      w.rangeBytes = activeRangeBytes
+      clamp = `${formatBytes(src.spanBytes)} span clamped to ${formatBytes(activeRangeBytes)} (the target is smaller)`
+      w.label += `, ${clamp}`
+    }
+  }
+  if (src.compressPct !== undefined) w.label += src.compressPct > 0 ? `, ${src.compressPct} % compressible data` : ', incompressible data'
+  return clamp
 }
 
 const bsId = (bs: number) => (bs % 1024 === 0 ? `${bs / 1024}k` : `${bs}b`)
@@ -238,7 +271,9 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
   const deviations: string[] = []
   const notCompliantIf = (cond: boolean, reason: string) => { if (cond && !reasons.includes(reason)) reasons.push(reason) }
   // The ActiveRange: aligned to the largest block size any phase uses (computed after resolving).
-  const resolved: Array<{spec: PhaseSpec; ws: ResolvedWorkload[]; points?: ProgramPoint[]}> = spec.phases.map(ph => {
+  const resolved: Array<{spec: PhaseSpec; ws: ResolvedWorkload[]; points?: ProgramPoint[]
+    /** The definition's workload of each of ws (review tests: fill level, span, compressible data), when it has one. */
+    srcs?: Workload[]}> = spec.phases.map(ph => {
     const where = `${spec.id} phase ${ph.id}`
     if (ph.kind === 'loop') {
       const base = resolveWorkload(ph.workload, selected, options, where)
@@ -246,7 +281,20 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const ws = [...points, ...(ph.preRound ? [resolveWorkload(ph.preRound.workload, selected, options, `${where} pre-round write`)] : [])]
       return {spec: ph, ws, points}
     }
-    if (ph.kind === 'series' || ph.kind === 'bursts' || ph.kind === 'histogram') return {spec: ph, ws: [resolveWorkload(ph.workload, selected, options, where)]}
+    if (ph.kind === 'series' || ph.kind === 'bursts' || ph.kind === 'histogram') return {spec: ph, ws: [resolveWorkload(ph.workload, selected, options, where)], srcs: [ph.workload]}
+    if (ph.kind === 'sweep') {
+      if (ph.points) {
+        const srcs = ph.points.map(q => ({...ph.workload, ...q.workload}))
+        const points = srcs.map((w, index) => ({...resolveWorkload(w, selected, options, `${where} point ${ph.points![index].id}`), index, id: ph.points![index].id}))
+        return {spec: ph, ws: points, points, srcs}
+      }
+      const points = expandLoopPoints(resolveWorkload(ph.workload, selected, options, where), ph.loops ?? [])
+      return {spec: ph, ws: points, points, srcs: points.map(() => ph.workload)}
+    }
+    if (ph.kind === 'fill') {
+      const w: Workload = {access: 'sequential', readPct: 0, blockSizeBytes: ph.blockSizeBytes, threadCount: 1, queueDepth: ph.queueDepth}
+      return {spec: ph, ws: [resolveWorkload(w, null, options, where)], srcs: [w]}
+    }
     if (ph.kind === 'operating-points') return {spec: ph, ws: [resolveWorkload(ph.prewrite.workload, selected, options, `${where} pre-write`)]}
     return {spec: ph, ws: []}
   })
@@ -260,6 +308,12 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
   const preconditionActiveRangeBytes = alignDown(target.sizeBytes * profile.preconditionActiveRangePct / 100, maxBs)
   const maxTc = Math.max(1, ...resolved.flatMap(r => r.ws.map(w => w.threadCount)))
   if (activeRangeBytes < maxBs * maxTc) throw new PlanError(M.plan.targetTooSmall(activeRangeBytes, blockSizeLabel(maxBs), maxTc))
+  const clamps: string[] = []
+  for (const r of resolved) r.ws.forEach((w, k) => {
+    const src = r.srcs?.[k]
+    const clamp = src ? placeWorkload(w, src, target.sizeBytes, activeRangeBytes, maxBs) : null
+    if (clamp && !clamps.includes(clamp)) clamps.push(clamp)
+  })
 
   for (const r of resolved) {
     const ph = r.spec
@@ -271,12 +325,14 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       // volume is a multiple of the user capacity, every write inside the PC ActiveRange.
       const multiple = options.wipcMultiple ?? ph.capacityMultiple * f
       const tc = options.threadCount
-      const range = alignDown(preconditionActiveRangeBytes, ph.blockSizeBytes)
-      const {totalBytes, slices} = wipcSlices(range, tc, ph.blockSizeBytes, target.sizeBytes * multiple)
-      const requiredBytes = alignDown(target.sizeBytes * ph.capacityMultiple, ph.blockSizeBytes)
+      // review tests (fill level): the first rangePct % of the target, capacityMultiple x that range
+      const range = ph.rangePct !== undefined ? Math.max(ph.blockSizeBytes * tc, alignDown(target.sizeBytes * ph.rangePct / 100, ph.blockSizeBytes)) : alignDown(preconditionActiveRangeBytes, ph.blockSizeBytes)
+      const basis = ph.rangePct !== undefined ? range : target.sizeBytes
+      const {totalBytes, slices} = wipcSlices(range, tc, ph.blockSizeBytes, basis * multiple)
+      const requiredBytes = alignDown(basis * ph.capacityMultiple, ph.blockSizeBytes)
       phases.push({kind: 'wipc', id: ph.id, title: ph.title, blockSizeBytes: ph.blockSizeBytes, totalBytes, requiredBytes, capacityMultiple: multiple, rangeBytes: range, slices, threadCount: tc, queueDepth: options.queueDepth})
       notCompliantIf(multiple < ph.capacityMultiple, `WIPC of ${+(multiple.toFixed(4))}x instead of ${ph.capacityMultiple}x the user capacity${options.wipcMultiple === null ? ` (time scale ${f})` : ''}`)
-      timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `SEQ ${blockSizeLabel(ph.blockSizeBytes)} writes, ${totalBytes} bytes: ${wipcVolumeText(totalBytes, target.sizeBytes, profile.preconditionActiveRangePct)} (${formatBytes(range)}, written ${+(totalBytes / range).toFixed(2)} times); its duration depends on the device`})
+      timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `SEQ ${blockSizeLabel(ph.blockSizeBytes)} writes, ${totalBytes} bytes: ${ph.rangePct !== undefined ? `${formatDecimalVolume(totalBytes)} in the first ${ph.rangePct} % of the capacity` : wipcVolumeText(totalBytes, target.sizeBytes, profile.preconditionActiveRangePct)} (${formatBytes(range)}, written ${+(totalBytes / range).toFixed(2)} times); its duration depends on the device`})
     } else if (ph.kind === 'loop') {
       const pointSeconds = ph.pointSeconds === null ? options.pointSeconds : ph.pointSeconds * f
       const preRound = ph.preRound ? {workload: r.ws.at(-1)!, seconds: scaled(ph.preRound.seconds, f)} : null
@@ -327,6 +383,22 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       timeline.push({phase: ph.id, title: ph.title, minSec: total, maxSec: total, detail: `${repeats} x (${formatDuration(burstSeconds)} ${w.label} as one fio step, then ${formatDuration(idleSeconds)} host idle)${repeats !== ph.repeats ? ` (${ph.repeats} at full length; fewer with --time-scale ${f})` : ''}`})
       notCompliantIf(repeats !== ph.repeats, `HIR: ${repeats} of ${ph.repeats} bursts per wait state`)
       notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
+    } else if (ph.kind === 'sweep') {
+      const pointSeconds = scaled(ph.pointSeconds, f)
+      const points = r.points!
+      phases.push({kind: 'sweep', id: ph.id, title: ph.title, points, pointSeconds, latencyBins: ph.latencyBins === true})
+      timeline.push({phase: ph.id, title: ph.title, minSec: points.length * pointSeconds, maxSec: points.length * pointSeconds,
+        detail: `${points.length} point${points.length === 1 ? '' : 's'} of ${formatDuration(pointSeconds)}, each once (no steady state): ${points.map(p => p.label).join('; ')}`})
+      notCompliantIf(f < 1, `fixed-duration phases scaled by ${f}`)
+    } else if (ph.kind === 'fill') {
+      const w = r.ws[0]
+      const range = alignDown(activeRangeBytes, ph.blockSizeBytes)
+      const piece = Math.max(ph.blockSizeBytes, alignDown(range / ph.steps, ph.blockSizeBytes))
+      const pieces: Array<{offsetBytes: number; sizeBytes: number}> = []
+      for (let off = 0; off + ph.blockSizeBytes <= range && pieces.length < ph.steps; off += piece) pieces.push({offsetBytes: off, sizeBytes: pieces.length === ph.steps - 1 ? range - off : Math.min(piece, range - off)})
+      phases.push({kind: 'fill', id: ph.id, title: ph.title, workload: w, passes: ph.passes, pieces})
+      timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0,
+        detail: `${ph.passes} pass${ph.passes === 1 ? '' : 'es'} of ${w.label} QD ${w.queueDepth} over ${formatBytes(range)} in ${pieces.length} pieces of ${formatBytes(piece)} (one fio step each, in LBA order); its duration depends on the device`})
     } else if (ph.kind === 'histogram') {
       const w = r.ws[0]
       const seconds = scaled(ph.seconds, f)
@@ -350,12 +422,15 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
   }
 
   if (target.kind === 'file') reasons.unshift('target is a regular file, not a whole block device')
+  const review = reviewSource(spec.id)
+  if (review !== null) reasons.unshift(`a review test (from ${review}), not part of the SNIA PTS`)
   if (target.purge.deviation) {
     deviations.push(target.purge.deviation)
     reasons.push(target.purge.method === 'none' ? 'no purge' : `purge by ${target.purge.method}, not a PTS purge method`)
   }
   reasons.push(...(target.nonCompliant ?? []))
   const choices = planChoices(target, phases, resolved.flatMap(r => r.ws))
+  for (const c of clamps) choices.push({name: 'Span', value: c, source: 'pts', note: 'the definition\'s span is larger than the target; the whole ActiveRange is used instead'})
   // seconds to the ms, so that products such as 56 x 0.2 s carry no float noise into pts plan --json
   const ms = (x: number) => Math.round(x * 1000) / 1000
   for (const t of timeline) { t.minSec = ms(t.minSec); t.maxSec = ms(t.maxSec) }

@@ -6,7 +6,7 @@
  * the model (rendered to SVG by the same pipeline).
  */
 import type {TopLevelSpec} from 'vega-lite'
-import {revisionLabel, testName} from '../model/tests.js'
+import {reviewSource, revisionLabel, testName} from '../model/tests.js'
 import type {VerifyResult} from '../claims/types.js'
 import {claimsPages} from './claims-page.js'
 import {tracePages} from './pages/traces.js'
@@ -15,7 +15,7 @@ import type {VariableEvaluation} from '../model/results.js'
 import type {RunManifest} from '../model/manifest.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
 import {formatBytes} from '../units.js'
-import {plainStoredNote, plainStoredText, sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
+import {plainStoredNote, plainStoredText, REVIEW_SOURCE_LEGEND, sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 import {durationText, gapText, runTimingReview} from '../analysis/timing.js'
 import {fmtInstant} from './format.js'
 import {sealDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, testedBy, vendorOf, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from './page-kit.js'
@@ -218,7 +218,7 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
   const perPage = 16
   for (let i = 0; i * perPage < params.length; i++) {
     drafts.push({...blank, kind: 'params', plot: false, title: `${testName(r.test)} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
-      tables: [{heading: `Constants of this test and where they come from (${SOURCE_LEGEND})`,
+      tables: [{heading: `Constants of this test and where they come from (${reviewSource(r.test) === null ? SOURCE_LEGEND : REVIEW_SOURCE_LEGEND})`,
         columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => {
           const note = plainStoredNote(x.note)
           return {label: x.name, cells: [x.value + (note ? ` (${note})` : ''), sourceLabel(x.source)]}

@@ -29,7 +29,7 @@ import {RunStore} from '../store/run-store.js'
 import type {RunManifest, RunMetadata} from '../model/manifest.js'
 import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
-import {burstComment, programJob, programWipcJob, seriesSampleJob, stepSeed} from '../engine/job.js'
+import {burstComment, fillPieceJob, programJob, programWipcJob, seriesSampleJob, stepSeed} from '../engine/job.js'
 import {firstStreamStarts, nextStreamStarts, streamAdvance} from '../plan/stream.js'
 import {type PerSecondTrace, type PhaseResult, type ProgramResults, type SeriesSample, type StepResult, type StepTiming} from '../model/results.js'
 import {userParameter} from '../model/wording.js'
@@ -89,6 +89,10 @@ type Step =
   | {kind: 'op-pre'; op: number; sample: number}
   | {kind: 'burst'; index: number}
   | {kind: 'op-measure'; op: number}
+  /** A point of a sweep (review tests). */
+  | {kind: 'sweep'; index: number}
+  /** Piece k of fill pass `pass` (1-based). */
+  | {kind: 'fill'; pass: number; index: number}
 
 /** A step's I/O start and end (ns since the epoch) and its timing (absent for a job that is not time-based). */
 interface StepTimes { startNs: bigint; endNs: bigint; timing?: StepTiming; perSecond?: PerSecondTrace }
@@ -133,6 +137,8 @@ function emptyPhase(p: PlannedPhase, plan: ProgramPlan): PhaseResult {
     case 'bursts': return {kind: 'bursts', id: p.id, title: p.title, status: 'pending', waitState: p.waitState, burstSeconds: p.burstSeconds, idleSeconds: p.idleSeconds, repeats: p.repeats, job: null, bursts: [], log: null}
     case 'operating-points': return {kind: 'operating-points', id: p.id, title: p.title, status: 'pending', ceilingMs: p.ceilingMs, fromPhase: p.fromPhase, points: []}
     case 'histogram': return {kind: 'histogram', id: p.id, title: p.title, status: 'pending', optional: p.optional, job: null, histogram: null}
+    case 'sweep': return {kind: 'sweep', id: p.id, title: p.title, status: 'pending', pointSeconds: p.pointSeconds, points: []}
+    case 'fill': return {kind: 'fill', id: p.id, title: p.title, status: 'pending', passes: p.passes, steps: []}
   }
 }
 
@@ -157,6 +163,8 @@ export function phaseDetail(r: PhaseResult): string {
     case 'series': return `${r.samples.length} samples, ${formatBytes(r.writtenBytes)} written${r.stopReason ? `; ended by ${r.stopReason}` : ''}`
     case 'bursts': return `${r.bursts.length} bursts${r.bursts.length ? `, mean ${Math.round(r.bursts.reduce((a, b) => a + b.iops, 0) / r.bursts.length)} IOPS` : ''}`
     case 'histogram': return r.histogram ? `${r.histogram.reduce((a, b) => a + b.count, 0)} IOs in the histogram` : r.status
+    case 'sweep': return `${r.points.length} points${r.points.length ? `, ${Math.round(Math.min(...r.points.map(x => x.iops)))}-${Math.round(Math.max(...r.points.map(x => x.iops)))} IOPS` : ''}`
+    case 'fill': return `${r.steps.length} pieces, ${formatBytes(r.steps.reduce((a, x) => a + x.writeBytes, 0))} written`
     case 'operating-points': return r.points.map(p => `${p.role} TC ${p.threadCount}/QD ${p.queueDepth}${p.histogram ? ` (${p.histogram.reduce((a, b) => a + b.count, 0)} IOs in the histogram)` : ''}`).join(', ') || r.status
   }
 }
@@ -572,6 +580,63 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
         continue
       }
 
+      if (phase.kind === 'sweep' && res.kind === 'sweep') {
+        // Review tests: each point once (no steady state); a resumed sweep continues with its next point.
+        const n = phase.points.length
+        const idx = (s: Step) => (s as {index: number}).index
+        if (res.points.length < n) {
+          progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
+          const job = (s: Step) => {
+            const p = phase.points[idx(s)]
+            return {rel: `${base}/${pad(p.index + 1, 3)}-${p.id}`, threads: p.threadCount, format: phase.latencyBins ? 'json+' as const : 'json' as const,
+              text: (h: ReturnType<FioEngine['hooks']>) => programJob(plan, {comment: `${phase.id} point ${p.index + 1}/${n}: ${p.label}`, section: p.id, workload: p, seconds: phase.pointSeconds, seed: stepSeed(plan.options.seed, pi, 0, p.index)}, h)}
+          }
+          await pipeline({kind: 'sweep', index: res.points.length}, s => (idx(s) + 1 < n ? {kind: 'sweep', index: idx(s) + 1} : null), () => true, job,
+            (s, m, parsed, t, rel) => {
+              const p = phase.points[idx(s)]
+              const bins = phase.latencyBins ? binsOf(parsed.groups[0].latBins) : null
+              res.points.push({...stepResult(p.index, p.id, p, m, t, stepSeed(plan.options.seed, pi, 0, p.index), rel), ...(bins ? {latBins: bins} : {})})
+              const left = (n - p.index - 1) * phase.pointSeconds
+              progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: p.index + 1, of: n, label: `${p.label}: ${Math.round(m.iops)} IOPS`}, etaSec: eta({min: left, max: left})})
+              return 'continue'
+            }, {prevEndNs: lastEndNs(res)})
+        }
+        res.status = 'done'
+        save()
+        event('sweep', `${phase.id}: ${phaseDetail(res)}`)
+        continue
+      }
+
+      if (phase.kind === 'fill' && res.kind === 'fill') {
+        // Review test fill: piece by piece in LBA order, each a size-based fio step; a resumed pass continues with its next piece.
+        const n = phase.pieces.length
+        const w = phase.workload
+        const at = (k: number): Step => ({kind: 'fill', pass: Math.floor(k / n) + 1, index: k % n})
+        const total = n * phase.passes
+        const ord = (s: Step) => ((s as {pass: number}).pass - 1) * n + (s as {index: number}).index
+        if (res.steps.length < total) {
+          progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
+          const job = (s: Step) => {
+            const {pass, index} = s as {pass: number; index: number}
+            return {rel: `${base}/pass-${pass}/${pad(index + 1, 4)}`, threads: 1,
+              text: (h: ReturnType<FioEngine['hooks']>) => fillPieceJob(plan, phase, pass, index, stepSeed(plan.options.seed, pi, pass, index), h)}
+          }
+          await pipeline(at(res.steps.length), s => (ord(s) + 1 < total ? at(ord(s) + 1) : null), () => true, job,
+            (s, m, _parsed, t, rel) => {
+              const {pass, index} = s as {pass: number; index: number}
+              const piece = phase.pieces[index]
+              if (m.writeBytes !== piece.sizeBytes) throw new FioFailedError(M.fio.wrongByteCount(`${phase.id} pass ${pass} piece ${index + 1}`, m.writeBytes, piece.sizeBytes))
+              res.steps.push({...stepResult(index, `p${pass}-${pad(index + 1, 4)}`, w, m, t, stepSeed(plan.options.seed, pi, pass, index), rel), pass, offsetBytes: piece.offsetBytes, sizeBytes: piece.sizeBytes})
+              progress.update({phase: `${plan.spec.id} ${phase.id}`, point: {index: ord(s) + 1, of: total, label: `pass ${pass}: ${Math.round((piece.offsetBytes + piece.sizeBytes) / Math.max(1, plan.activeRangeBytes) * 100)} % written, ${(m.writeBwBytesPerSec / 1e6).toFixed(1)} MB/s`}})
+              return 'continue'
+            }, {prevEndNs: lastEndNs(res)})
+        }
+        res.status = 'done'
+        save()
+        event('fill', `${phase.id}: ${phaseDetail(res)}`)
+        continue
+      }
+
       if (phase.kind === 'histogram' && res.kind === 'histogram') {
         const w = phase.workload
         progress.update({phase: `${phase.id}: ${phase.title}`, etaSec: whole}, true)
@@ -711,6 +776,10 @@ export function prepareProgramResume(store: RunStore, manifest: RunManifest, res
       where = `${r.id}: round ${r.rounds.length + 1} re-run from its start`
     } else if (r.kind === 'series') {
       where = `${r.id}: continuing with sample ${r.samples.length + 1}`
+    } else if (r.kind === 'sweep') {
+      where = `${r.id}: continuing with point ${r.points.length + 1}`
+    } else if (r.kind === 'fill') {
+      where = `${r.id}: continuing with piece ${r.steps.length + 1}`
     } else if (r.kind === 'bursts' || r.kind === 'histogram') {
       setAside(`${base}`)
       if (r.kind === 'histogram') Object.assign(r, {job: null, histogram: null})

@@ -9,7 +9,7 @@ import {fileURLToPath} from 'node:url'
 import {InvalidDataError, UsageError} from '../errors.js'
 import * as M from '../messages.js'
 import {assertValid} from '../validate.js'
-import {isRevision, isTestId, REVISIONS, TEST_IDS, type Revision, type RevisionSpec} from '../model/tests.js'
+import {isRevision, isTestId, reviewSource, REVIEWS_REVISION, REVISIONS, TEST_IDS, type Revision, type RevisionSpec} from '../model/tests.js'
 import type {ProgramSpec} from '../model/definition.js'
 
 export const SPECS_DIR = new URL('../../specs/', import.meta.url)
@@ -23,8 +23,14 @@ export function revisionDir(revision: Revision): string {
   return revision === '2.0.2' ? 'pts-2.0.2' : revision
 }
 
+/** The folder a test's definition is read from: a review test's is always specs/reviews/, whatever --revision says. */
+export function definitionRevision(test: string, revision: string): string {
+  return isTestId(test) && reviewSource(test) !== null ? REVIEWS_REVISION : revision
+}
+
 export function specPath(test: string, revision: string): string {
   if (!isTestId(test)) throw new UsageError(M.usage.unknownTest(test, TEST_IDS))
+  if (reviewSource(test) !== null) return join(specsRoot(), REVIEWS_REVISION, `${test}.json`)
   if (!isRevision(revision)) throw new UsageError(M.usage.unknownRevision(revision, REVISIONS))
   return join(specsRoot(), revisionDir(revision), `${test}.json`)
 }
@@ -52,6 +58,6 @@ export function loadProgramSpec(test: string, revision: string): ProgramSpec {
     throw new UsageError(M.usage.testNotInRevision(revision, test, has))
   }
   const file = assertValid<Omit<ProgramSpec, 'profiles' | 'defaultProfile'>>('test-program.schema.json', readJsonFile(path), p => M.data.invalidTestDefinition(path, p))
-  const rev = loadRevision(revision as Revision)
+  const rev = loadRevision(definitionRevision(test, revision) as Revision)
   return {...file, profiles: rev.profiles, defaultProfile: rev.defaultProfile}
 }

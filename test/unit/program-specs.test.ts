@@ -63,7 +63,7 @@ function workloadsOf(spec: ProgramSpec): Workload[] {
 }
 
 const TCQD = [32, 16, 8, 6, 4, 2, 1]
-const EXPECTED: Record<Revision, string[]> = {
+const EXPECTED: Record<(typeof REVISIONS)[number], string[]> = {
   '2.0.2': ['cbw', 'dirth', 'hir', 'lat', 'tp', 'wsat', 'xsr'],
   'pts-e-1.1': ['dirth', 'ecw', 'hir', 'lat', 'tp', 'wsat', 'xsr'],
   'pts-c-1.2': ['lat', 'tp', 'wsat'],

@@ -5,7 +5,7 @@ import {check} from '../../src/validate.js'
 import {loadProgramSpec, loadRevision, revisionDir, SPECS_DIR} from '../../src/store/spec-files.js'
 import {expandProgram, type ProgramOptions} from '../../src/plan/expand.js'
 import type {LoopPhase, ProgramSpec} from '../../src/model/definition.js'
-import {REVISIONS, revisionLabel, type ProfileId, type Revision} from '../../src/model/tests.js'
+import {REVISIONS, revisionLabel, type ProfileId} from '../../src/model/tests.js'
 import type {TargetInfo} from '../../src/plan/target.js'
 
 const specsDir = fileURLToPath(SPECS_DIR)
@@ -80,7 +80,7 @@ describe('IOPS spec files (specs/pts-*/iops.json against schemas/test-program.sc
 })
 
 describe('revision files (specs/pts-*/revision.json against schemas/revision.schema.json; digest B §2.6)', () => {
-  const profiles: Record<Revision, ProfileId[]> = {'2.0.2': ['enterprise', 'client'], 'pts-e-1.1': ['enterprise'], 'pts-c-1.2': ['client']}
+  const profiles: Record<(typeof REVISIONS)[number], ProfileId[]> = {'2.0.2': ['enterprise', 'client'], 'pts-e-1.1': ['enterprise'], 'pts-c-1.2': ['client']}
   for (const rev of REVISIONS) {
     it(`${revisionDir(rev)}/revision.json validates; every test of ${rev} takes its profiles from it`, () => {
       const data = readJson(`${specsDir}/${revisionDir(rev)}/revision.json`)

@@ -7,6 +7,7 @@ import {latPages} from './lat.js'
 import {tpPages} from './tp.js'
 import {wsatPages} from './wsat.js'
 import {xsrPages} from './xsr.js'
+import {consistencyPages, fillPages, fobSsPages, fourCornersPages, transferSizesPages} from './reviews.js'
 
 export const PROGRAM_PAGE_BUILDERS: Partial<Record<string, ProgramPageBuilder>> = {
   iops: iopsPages,
@@ -18,4 +19,10 @@ export const PROGRAM_PAGE_BUILDERS: Partial<Record<string, ProgramPageBuilder>> 
   cbw: compositePages,
   ecw: compositePages,
   dirth: compositePages,
+  'fob-ss': fobSsPages,
+  consistency: consistencyPages,
+  'consistency-128k': consistencyPages,
+  'four-corners': fourCornersPages,
+  'transfer-sizes': transferSizesPages,
+  fill: fillPages,
 }
