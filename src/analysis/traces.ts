@@ -30,19 +30,6 @@ export interface PointTrace {
   tracedSeconds: number
 }
 
-export interface TraceStats { n: number; min: number; median: number; max: number; mean: number; cvPct: number; p1: number; p99: number }
-
-/** Order statistics of a list of values (nearest-rank percentiles); null when empty. */
-export function traceStats(values: readonly number[]): TraceStats | null {
-  if (values.length === 0) return null
-  const v = [...values].sort((a, b) => a - b)
-  const n = v.length
-  const mean = v.reduce((a, x) => a + x, 0) / n
-  const sd = Math.sqrt(v.reduce((a, x) => a + (x - mean) ** 2, 0) / n)
-  const rank = (p: number) => v[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))]
-  return {n, min: v[0], median: n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, max: v[n - 1], mean, cvPct: mean === 0 ? 0 : (100 * sd) / mean, p1: rank(1), p99: rank(99)}
-}
-
 const stepSec = (s: StepResult): number => s.timing?.plannedSec ?? s.runtimeSec
 
 function groupKey(phase: PhaseResult, step: StepResult): string {

@@ -1,7 +1,7 @@
 /**
  * pts verify with a fob-ss review run: FOB claims (and claims of unstated condition) are matched
  * to the FOB sweep's point at the claim's TC/QD, with the steady-state sweep's point beside it.
- * The run is a real one (test/fixtures/claims/fob-ss-qd1-32, README there); every expected value is
+ * The run is a real one (test/fixtures/review-runs/fob-ss-1, README beside it); every expected value is
  * read from its results.json.
  */
 import {expect} from 'chai'
@@ -13,7 +13,7 @@ import type {Claim, ClaimsFile} from '../../src/claims/types.js'
 import type {PhaseResult, ProgramResults, StepResult} from '../../src/model/results.js'
 import type {RunManifest} from '../../src/model/manifest.js'
 
-const dir = new URL('../fixtures/claims/fob-ss-qd1-32/', import.meta.url)
+const dir = new URL('../fixtures/review-runs/fob-ss-1/', import.meta.url)
 const results = JSON.parse(readFileSync(new URL('results.json', dir), 'utf8')) as ProgramResults
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8')) as RunManifest
 const mx100 = JSON.parse(readFileSync(new URL('../../../../specs/claims/crucial-mx100-256gb.json', dir), 'utf8')) as ClaimsFile

@@ -5,7 +5,8 @@
  * kept) so that 2,000 s of several series stay readable.
  */
 import type {ProgramResults} from '../../model/results.js'
-import {pointTraces, traceStats, type PointTrace} from '../../analysis/traces.js'
+import {pointTraces, type PointTrace} from '../../analysis/traces.js'
+import {traceStats} from '../../analysis/reviews.js'
 import {downsampleMinMax} from '../charts/downsample.js'
 import {stackedLineChart, type XYRow} from '../charts/generic.js'
 import {fixed, fmtIops, fmtMs} from '../format.js'
@@ -25,13 +26,14 @@ export function traceChartRows(t: PointTrace, maxPoints = TRACE_CHART_POINTS): {
 
 /** The note under a trace chart: the per-second statistics and what fio logs. */
 export function traceNote(t: PointTrace): string {
-  const io = traceStats(t.rows.map(r => r.iops))
-  const mx = traceStats(t.rows.flatMap(r => (r.latMaxNs === null ? [] : [r.latMaxNs])))
-  const mean = traceStats(t.rows.flatMap(r => (r.latMeanNs === null ? [] : [r.latMeanNs])))
+  const stats = (v: number[]) => (v.length ? traceStats(v) : null)
+  const io = stats(t.rows.map(r => r.iops))
+  const mx = stats(t.rows.flatMap(r => (r.latMaxNs === null ? [] : [r.latMaxNs])))
+  const mean = stats(t.rows.flatMap(r => (r.latMeanNs === null ? [] : [r.latMeanNs])))
   const parts = [`${t.label}, ${t.span}; ${t.tracedSeconds} of ${fixed(t.stepSeconds, 0)} s traced.`]
-  if (io) parts.push(`IOPS per second: min ${fmtIops(io.min)}, median ${fmtIops(io.median)}, max ${fmtIops(io.max)}, coefficient of variation ${fixed(io.cvPct, 1)} %.`)
+  if (io) parts.push(`IOPS per second: min ${fmtIops(io.min)}, median ${fmtIops(io.p50)}, max ${fmtIops(io.max)}, coefficient of variation ${io.cv === null ? 'n/a' : `${fixed(io.cv * 100, 1)} %`}.`)
   if (mean) parts.push(`Mean response time per second: ${fmtMs(mean.min)}-${fmtMs(mean.max)} ms.`)
-  if (mx) parts.push(`Maximum response time per second: median ${fmtMs(mx.median)} ms, highest ${fmtMs(mx.max)} ms.`)
+  if (mx) parts.push(`Maximum response time per second: median ${fmtMs(mx.p50)} ms, highest ${fmtMs(mx.max)} ms.`)
   parts.push('fio logs a second when it is complete: a step\'s last second is often not logged (it ends with the step), and has no value here; the maximum of a step\'s last logged second can be missing too (fio writes no histogram window the step ended in). The mean is the total response time (submission + completion), the maximum the top of the highest completion-latency histogram bucket of the second.')
   if (t.rows.length > TRACE_CHART_POINTS) parts.push(`Each line is drawn from at most ${TRACE_CHART_POINTS} points (the lowest and highest value of each interval kept); results.json has every second.`)
   return parts.join(' ')
