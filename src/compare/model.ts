@@ -168,6 +168,8 @@ export {median, sampleStats, type SampleStats} from './table.js'
 export interface SampleVerdict {
   samples: boolean
   forced: boolean
+  /** Two runs of one drive model with different firmware (a firmware A/B comparison): R1 = A, R2 = B; absent otherwise. */
+  firmwareAB?: {a: string; b: string}
   /** Why the runs are (or are not) treated as samples of one model. */
   reason: string
 }
@@ -193,6 +195,11 @@ export function detectSamples(manifests: ReadonlyArray<Pick<RunManifest, 'target
   const distinct = [...new Set(models as string[])]
   if (distinct.length > 1) {
     return {samples: false, forced: false, reason: `Not treated as samples of one model: the models differ (${distinct.join(' vs ')}); pass --samples to treat them as samples anyway`}
+  }
+  const fw = manifests.map(m => m.target.identity.firmware ?? '')
+  if (n === 2 && fw[0] !== fw[1] && fw.every(f => f.trim() !== '')) {
+    return {samples: false, forced: false, firmwareAB: {a: fw[0], b: fw[1]},
+      reason: `Firmware A/B: both runs are of model ${distinct[0]}, R1 = A (firmware ${fw[0]}), R2 = B (firmware ${fw[1]}); every ratio R2 / R1 is B / A. Not treated as samples of one model (the firmware differs)`}
   }
   return {samples: true, forced: false, reason: `All ${n} runs are of model ${distinct[0]}, so they are treated as samples of that model${nText}`}
 }
@@ -635,7 +642,10 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
   if (opts.labels && opts.labels.length > 0 && opts.labels.length !== inputs.length) {
     throw new Error(`${opts.labels.length} label(s) for ${inputs.length} runs`)
   }
-  const runs = inputs.map((x, i) => describeRun(x, i, opts.labels?.[i]))
+  // a firmware A/B comparison labels its runs A and B (unless --label says otherwise)
+  const ab = detectSamples(inputs.map(x => x.manifest), opts.samples ?? false).firmwareAB
+  const abLabel = (i: number) => (ab && !opts.labels?.length ? `${i === 0 ? 'A' : 'B'}: firmware ${i === 0 ? ab.a : ab.b} - ${defaultLabel(inputs[i].manifest)}` : undefined)
+  const runs = inputs.map((x, i) => describeRun(x, i, opts.labels?.[i] ?? abLabel(i)))
   const base = inputs[0].results
   const loop = hasLoop(base)
   const metrics = loop ? metricsFor(inputs.map(x => x.results)) : []
