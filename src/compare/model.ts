@@ -591,6 +591,11 @@ function phasePages(phases: readonly PhaseCompare[], keys: readonly PhaseRunKey[
       const pages = packTables(loopTables(c, keys, variation), budgetMm - legend(note))
       pages.forEach((tables, i) => out.push({...BLANK_PAGE, kind: 'cphase', plot: true, legend: true, phase, tables, note,
         title: `${c.sweep ? `Sweep ${c.id}` : c.id.startsWith('loop') ? c.id : `Loop ${c.id}`} - IOPS, MB/s and Mean Response Time per Point - ${c.sweep ? 'Values' : 'Window Averages'} and Ratios${pages.length > 1 ? ` (${i + 1} of ${pages.length})` : ''}`}))
+      if (c.qdCurves) {
+        const qnote = `${c.title}. IOPS of every point against its queue depth (log scale), one line per run (colour) and workload (dash); values and ratios in the tables.`
+        out.push({...BLANK_PAGE, kind: 'cphase', plot: true, legend: true, phase, chart: `qd-${c.id}`, tables: [], note: qnote,
+          chartMaxMm: Math.round(Math.max(60, Math.min(150, budgetMm - legend(qnote) - 4))), title: `Sweep ${c.id} - IOPS vs Queue Depth, Run by Run`})
+      }
     } else if (c.kind === 'series') {
       const table = seriesTable(c, keys)
       const xText = c.x === 'tgbw' ? 'x = TGBW, GB (10^9 B) written by the phase up to the sample' : 'x = minutes since the phase start (sample index x sample duration / 60)'

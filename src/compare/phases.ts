@@ -43,6 +43,8 @@ export interface LoopPhaseCompare {
   tracking: Array<{id: string; label: string; metric: string; values: Array<number | null>}>
   /** A review test's sweep (each point measured once, no steady-state window); absent for a loop. */
   sweep?: true
+  /** A sweep over queue depths: each point's workload (its label without TC/QD) and QD, for the overlaid QD curves. */
+  qdCurves?: Array<{id: string; workload: string; threadCount: number; queueDepth: number}>
 }
 
 export interface SeriesRunCompare {
@@ -143,7 +145,12 @@ function sweepCompare(phases: Array<Phase<'sweep'> | undefined>): LoopPhaseCompa
       return q ? {iops: q.iops, mbPerSec: q.bwBytesPerSec / 1e6, latMeanMs: q.latMeanNs / 1e6} : null
     }),
   }))
-  return {kind: 'loop', id: base.id, title: base.title, points, tracking: [], sweep: true}
+  const byWorkload = new Map<string, Set<number>>()
+  const curve = base.points.map(p => ({id: p.id, workload: p.label.replace(/\s*TC \d+\/QD \d+$/, ''), threadCount: p.threadCount, queueDepth: p.queueDepth}))
+  for (const c of curve) byWorkload.set(`${c.workload}/${c.threadCount}`, (byWorkload.get(`${c.workload}/${c.threadCount}`) ?? new Set()).add(c.queueDepth))
+  // a QD sweep: every workload at 2 or more queue depths
+  const qd = [...byWorkload.values()].every(s => s.size >= 2)
+  return {kind: 'loop', id: base.id, title: base.title, points, tracking: [], sweep: true, ...(qd ? {qdCurves: curve} : {})}
 }
 
 function seriesCompare(phases: Array<Phase<'series'> | undefined>, keys: readonly PhaseRunKey[], test: string): SeriesPhaseCompare {

@@ -7,6 +7,7 @@
 import {expect} from 'chai'
 import {loadCompareRuns} from '../../src/compare/load.js'
 import {buildCompareModel} from '../../src/compare/model.js'
+import {buildCompareChartSpecs} from '../../src/compare/charts.js'
 import {comparePhases, loopTables, type LoopPhaseCompare} from '../../src/compare/phases.js'
 import {sampleStats} from '../../src/compare/table.js'
 import {fixed} from '../../src/report/format.js'
@@ -53,12 +54,28 @@ describe('pts compare of fob-ss review runs (real stored runs, pure model)', () 
 
   it('the report model: one page per sweep, titled as a sweep (no measurement window); file targets are samples only with --samples', () => {
     const forced = buildCompareModel(inputs, {generatedAt: AT, samples: true})
-    const pages = forced.pages.filter(p => p.kind === 'cphase' && /^Sweep /.test(p.title))
+    const pages = forced.pages.filter(p => p.kind === 'cphase' && /^Sweep .* - Values and Ratios/.test(p.title))
     expect(pages.map(p => p.title.replace(/ \(\d of \d\)$/, ''))).to.include.members(['Sweep fob - IOPS, MB/s and Mean Response Time per Point - Values and Ratios', 'Sweep ss - IOPS, MB/s and Mean Response Time per Point - Values and Ratios'])
     for (const p of pages) expect(p.note).to.match(/^Sweep (fob|ss) \(.*\): each point of each run measured once \(one fio step, no steady-state window\)/)
     expect(pages.flatMap(p => p.tables).some(t => t.columns.includes('CV'))).to.equal(true)
     // the three runs are on file targets: without --samples they are not called sample variation
     const plain = buildCompareModel(inputs, {generatedAt: AT})
     expect(plain.pages.flatMap(p => p.tables).some(t => t.columns.includes('CV') && /each point measured once/.test(t.heading))).to.equal(false)
+  })
+
+  it('overlaid QD curves: a chart page per sweep, IOPS against queue depth, one line per run and workload, from the stored points', () => {
+    const model = buildCompareModel(inputs, {generatedAt: AT, samples: true})
+    const page = model.pages.find(p => p.title === 'Sweep fob - IOPS vs Queue Depth, Run by Run')!
+    expect(page.chart).to.equal('qd-fob')
+    const spec = buildCompareChartSpecs(model)['qd-fob'] as unknown as {data: {values: Array<{run: string; workload: string; qd: number; iops: number}>}}
+    const fob = programs.map(r => sweep(r, 'fob').points)
+    expect(spec.data.values.length).to.equal(fob.flat().length)
+    for (const v of spec.data.values) {
+      const k = Number(/^R(\d+):/.exec(v.run)![1]) - 1
+      const p = fob[k].find(q => q.queueDepth === v.qd && q.label.startsWith(v.workload + ' TC'))!
+      expect(v.iops).to.equal(p.iops)
+    }
+    expect([...new Set(spec.data.values.map(v => v.workload))]).to.deep.equal(['RND 4KiB R', 'RND 4KiB W', 'RND 4KiB R/W 70/30'])
+    expect([...new Set(spec.data.values.map(v => v.qd))]).to.deep.equal([1, 32])
   })
 })
