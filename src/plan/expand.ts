@@ -393,9 +393,10 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
     } else if (ph.kind === 'fill') {
       const w = r.ws[0]
       const range = alignDown(activeRangeBytes, ph.blockSizeBytes)
-      const piece = Math.max(ph.blockSizeBytes, alignDown(range / ph.steps, ph.blockSizeBytes))
-      const pieces: Array<{offsetBytes: number; sizeBytes: number}> = []
-      for (let off = 0; off + ph.blockSizeBytes <= range && pieces.length < ph.steps; off += piece) pieces.push({offsetBytes: off, sizeBytes: pieces.length === ph.steps - 1 ? range - off : Math.min(piece, range - off)})
+      // piece k: [k/steps, (k+1)/steps) of the range, each boundary aligned to the block size (equal pieces up to one block)
+      const edge = (k: number) => alignDown(range * k / ph.steps, ph.blockSizeBytes)
+      const pieces = Array.from({length: ph.steps}, (_, k) => ({offsetBytes: edge(k), sizeBytes: edge(k + 1) - edge(k)})).filter(x => x.sizeBytes > 0)
+      const piece = pieces[0]?.sizeBytes ?? 0
       phases.push({kind: 'fill', id: ph.id, title: ph.title, workload: w, passes: ph.passes, pieces})
       timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0,
         detail: `${ph.passes} pass${ph.passes === 1 ? '' : 'es'} of ${w.label} QD ${w.queueDepth} over ${formatBytes(range)} in ${pieces.length} pieces of ${formatBytes(piece)} (one fio step each, in LBA order); its duration depends on the device`})

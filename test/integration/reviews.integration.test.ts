@@ -42,8 +42,11 @@ function smallSpecs(dir: string): string {
     f(s)
     writeFileSync(p, JSON.stringify(s, null, 2))
   }
-  edit('fob-ss', s => { for (const ph of s.phases) if (ph.kind === 'sweep') ph.loops[1].values = [1, 4] })
-  edit('transfer-sizes', s => { s.phases[0].loops[0].values = [512, 65536, 4194304] })
+  edit('fob-ss', s => {
+    for (const ph of s.phases) if (ph.kind === 'sweep') ph.loops[1].values = [1, 4]
+    s.phases.find((ph: {id: string}) => ph.id === 'rnd-precondition').durationSeconds = 5000 // 1 s at time scale 0.0002: 5 samples
+  })
+  edit('transfer-sizes', s => { s.phases[0].loops[0].values = [512, 4194304] })
   edit('fill', s => { s.phases[0].steps = 8 })
   return root
 }
@@ -53,7 +56,8 @@ function expectReviewNotice(text: string, test: string, pages: number): void {
   const t = flat(text)
   expect(t).to.include('a review test, not part of the SNIA PTS').and.include(flat(reviewSource(test)!))
   expect(text.split('Rev. Review test, not SNIA PTS').length - 1, 'the header of every page names it').to.equal(pages)
-  expect(t).to.include(`NOT COMPLIANT: a review test (from ${flat(reviewSource(test)!)}), not part of`)
+  // the summary lists the reasons one per line (the page header interleaves its columns in pdftotext)
+  expect(t).to.include('NOT COMPLIANT').and.include(`a review test (from ${flat(reviewSource(test)!)}), not part of the SNIA PTS`)
 }
 const pageCount = (pdf: string) => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], {encoding: 'utf8'}))![1])
 
@@ -82,7 +86,7 @@ describe('review tests on a file (real fio, Chromium)', function () {
     expect(fob.points.map(p => `${p.readPct}/${p.threadCount}/${p.queueDepth}`)).to.deep.equal(['100/1/1', '100/1/4', '0/1/1', '0/1/4', '70/1/1', '70/1/4'])
     expect(ss.points.map(p => p.label)).to.deep.equal(fob.points.map(p => p.label))
     for (const p of [...fob.points, ...ss.points]) expect(p.ioCount).to.be.greaterThan(0)
-    expect(phase(r, 'rnd-precondition', 'series').samples.length).to.equal(22)
+    expect(phase(r, 'rnd-precondition', 'series').samples.length).to.equal(5)
     const job = readFileSync(join(out, fob.points[3].raw.job), 'utf8')
     expect(job).to.match(/^rw=randwrite$/m).and.match(/^iodepth=4$/m).and.match(/^numjobs=1$/m)
     const pdf = join(out, 'report.pdf')
@@ -90,7 +94,7 @@ describe('review tests on a file (real fio, Chromium)', function () {
     expectReviewNotice(text, 'fob-ss', pageCount(pdf))
     for (const t of ['FOB-SS - RND 4KiB R - IOPS vs QD', 'FOB-SS - RND 4KiB W - Tabular Data', 'FOB-SS - RND 4KiB R/W 70/30 - IOPS vs QD', 'Steady state / FOB', 'FOB-SS - Preconditioning']) expect(text).to.include(t)
     const audit = await runCli(['audit', out], {env})
-    expect(audit.stdout).to.match(/PASS {2}Every step recomputed from its raw fio JSON: 34 fio steps/)
+    expect(audit.stdout).to.match(/PASS {2}Every step recomputed from its raw fio JSON: 17 fio steps/)
     expect(audit.stdout).to.match(/PASS {2}Report model equals the one rebuilt from raw data/)
   })
 
@@ -109,12 +113,13 @@ describe('review tests on a file (real fio, Chromium)', function () {
     const pdf = join(out, 'report.pdf')
     const text = pdfText(pdf)
     expectReviewNotice(text, 'four-corners', pageCount(pdf))
-    expect(flat(text)).to.include('8 GiB span clamped to 64 MiB').and.include('FOUR-CORNERS - Random Seeks').and.include('Accesses per second').and.include('Span: 8 GiB span clamped to 64 MiB (the target is smaller)')
+    expect(flat(text)).to.include('8 GiB span clamped to 64 MiB').and.include('FOUR-CORNERS - Random Seeks').and.include('Accesses per second')
+    expect(text, 'the parameters page lists the clamp').to.match(/Span\s+8 GiB span clamped to 64 MiB/)
   })
 
   it('transfer-sizes and fill: MB/s per block size; MB/s by position in LBA order', async () => {
     const ts = results(await run('transfer-sizes'))
-    expect(phase(ts, 'sizes', 'sweep').points.map(p => `${p.blockSizeBytes}/${p.readPct}`)).to.deep.equal(['512/0', '512/100', '65536/0', '65536/100', '4194304/0', '4194304/100'])
+    expect(phase(ts, 'sizes', 'sweep').points.map(p => `${p.blockSizeBytes}/${p.readPct}`)).to.deep.equal(['512/0', '512/100', '4194304/0', '4194304/100'])
     const tsText = pdfText(join(tmp(), 'transfer-sizes', 'report.pdf'))
     expect(tsText).to.include('TRANSFER-SIZES - MB/s vs block size').and.include('a review test, not part of the SNIA PTS')
     const fillOut = await run('fill')
