@@ -1,5 +1,6 @@
 /** `pts plan <test>`: the plan's text (every phase with its timeline and the test's constants) and its job texts. Pure. */
 import type {ProgramPlan} from '../plan/expand.js'
+import {perSecondJob, perSecondPrefix} from '../engine/jobfile.js'
 import {burstComment, fillPieceJob, programJob, programWipcJob, seriesSampleJob, stepSeed} from '../engine/job.js'
 import {firstStreamStarts} from '../plan/stream.js'
 import {formatBytes, formatCapacity, formatDuration} from '../units.js'
@@ -51,6 +52,10 @@ export function planJobs(plan: ProgramPlan): Record<string, string> {
     if (ph.kind === 'sweep') jobs[ph.id] = programJob(plan, {comment: `${ph.id} point 1/${ph.points.length}: ${ph.points[0].label}`, section: ph.points[0].id, workload: ph.points[0], seconds: ph.pointSeconds, seed})
     if (ph.kind === 'fill') jobs[ph.id] = fillPieceJob(plan, ph, 1, 0, stepSeed(plan.options.seed, pi, 1, 0))
     if (ph.kind === 'bursts') jobs[ph.id] = programJob(plan, {comment: burstComment(ph, 0), section: ph.id, workload: ph.workload, seconds: ph.burstSeconds, seed})
+    // --per-second: the log lines the run adds, named after the step's stored path (runner/run.ts)
+    const base = `raw/${String(pi + 1).padStart(2, '0')}-${ph.id}`
+    const rel = ph.kind === 'loop' ? `${base}/round-01/01-${ph.points[0].id}` : ph.kind === 'sweep' ? `${base}/001-${ph.points[0].id}` : ph.kind === 'fill' ? `${base}/pass-1/0001` : ph.kind === 'histogram' ? `${base}/histogram` : `${base}/0001`
+    if (plan.options.perSecond === true && jobs[ph.id] !== undefined && ph.kind !== 'wipc') jobs[ph.id] = perSecondJob(jobs[ph.id], perSecondPrefix(rel))
   })
   return jobs
 }

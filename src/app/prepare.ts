@@ -71,6 +71,7 @@ export function runOptions(f: RunFlagValues, spec: ProgramSpec, seed: number): P
     maxSeconds: num('max-seconds', f['max-seconds'], {minExclusive: 0}) ?? null,
     maxWrittenBytes: written,
     steadyStateExit: f['steady-state-exit'] === true,
+    perSecond: f['per-second'] === true,
   }
 }
 

@@ -15,7 +15,8 @@ import {burstIops, burstsFromSteps, chooseOperatingPoints, histogramFromBins, hi
 import {binsOf} from '../model/latency.js'
 import type {PlannedPhase, ProgramPoint} from '../plan/expand.js'
 import {purgeLog, stepsOf} from '../analysis/steps.js'
-import {jobBytes, jobRuntimeSec, jobValue, parseIopsLog, parseJobFile} from '../engine/parse.js'
+import {jobBytes, jobRuntimeSec, jobValue, parseIopsLog, parseJobFile, perSecondTrace} from '../engine/parse.js'
+import {perSecondLines, perSecondPrefix} from '../engine/jobfile.js'
 import {firstStreamStarts, nextStreamStarts, streamAdvance, streamWrapped} from '../plan/stream.js'
 import {acrossResume, durationText, gapMs, gapText, reviewTiming, stepTiming, type TimedStep} from '../analysis/timing.js'
 import {check, disclosed, healthCheck, MEASUREMENT_KEYS, measureRaw, identityCheck, integrityCheck, jsonDiff, parseRaw, signatureCheck, type AuditCheck, type ParsedRaw, type AuditResult, type SignatureState} from './checks.js'
@@ -304,6 +305,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
 
   checks.push(continuityCheck(r, inp.raw, parsed))
   checks.push(healthCheck(r, inp.raw))
+  checks.push(perSecondCheck(r, inp.raw))
 
   return {schemaVersion: 1, runId: m.runId, test: m.test, revision: m.revision, ok: checks.every(c => c.status !== 'fail'), checks}
 }
@@ -390,4 +392,39 @@ function isSequentialJob(text: string | null | undefined): boolean {
   if (!text) return false
   const rw = jobValue(parseJobFile(text), 'rw')
   return rw === 'write' || rw === 'read' || rw === 'rw' || rw === 'readwrite'
+}
+
+/**
+ * Per-second traces (pts run --per-second): every traced step's values recomputed from the raw
+ * fio logs it lists (engine/parse.ts perSecondTrace, the function pts run used), and its job file
+ * asks fio for exactly those logs; in a run with traces, every step but WIPC has one. Runs without
+ * traces: not applicable.
+ */
+export function perSecondCheck(r: ProgramResults, raw: ReadonlyMap<string, string | null>): AuditCheck {
+  const title = 'Per-second traces recomputed from the raw fio logs'
+  const steps = stepsOf(r)
+  const traced = steps.filter(s => s.step.perSecond !== undefined)
+  if (r.parameters.perSecond !== true && traced.length === 0) return {id: 'per-second', title, status: 'skip', problems: [], reason: 'the run has no per-second traces (pts run --per-second)'}
+  const problems: string[] = []
+  let seconds = 0
+  for (const s of steps) {
+    const t = s.step.perSecond
+    if (!t) { problems.push(`results.json ${s.pointer} (${s.what}): no per-second trace, though the run was made with --per-second`); continue }
+    const files: Array<{name: string; text: string}> = []
+    for (const rel of t.logs) {
+      const text = raw.get(rel)
+      if (text === undefined || text === null) problems.push(`${s.what}: the log ${rel} is missing`)
+      else files.push({name: rel.split('/').at(-1)!, text})
+    }
+    if (t.logs.length === 0) problems.push(`results.json ${s.pointer}/perSecond/logs (${s.what}): no logs listed`)
+    for (const d of jsonDiff(t.seconds, perSecondTrace(files), `${s.pointer}/perSecond/seconds`)) problems.push(`results.json ${d.replace(/: /, ': stored ').replace(' ≠ ', ', recomputed ')} (${s.what}, from ${t.logs[0]?.replace(/_[a-z_]+\.\d+\.log$/, '_*.log') ?? 'no logs'})`)
+    const job = raw.get(s.step.raw.job)
+    if (job) {
+      const want = perSecondLines(perSecondPrefix(s.step.raw.json.replace(/\.json$/, '')))
+      const lines = new Set(job.split('\n'))
+      for (const l of want) if (!lines.has(l)) problems.push(`${s.step.raw.job} (${s.what}): has no ${l}`)
+    }
+    seconds += t.seconds.length
+  }
+  return check('per-second', title, problems, `${traced.length} steps, ${seconds} seconds: every stored per-second value equals the one recomputed from its fio logs`)
 }

@@ -22,7 +22,7 @@ import type {ProgramResults} from '../model/results.js'
 export type CheckStatus = 'pass' | 'fail' | 'skip'
 
 /** The checks of pts audit (IOPS runs and test programs). */
-export type CheckId = 'integrity' | 'signature' | 'measurements' | 'steady-state' | 'report' | 'purge' | 'wipc' | 'durations' | 'loop-order' | 'idle-gaps' | 'identity' | 'job-parameters' | 'continuity' | 'health'
+export type CheckId = 'integrity' | 'signature' | 'measurements' | 'steady-state' | 'report' | 'purge' | 'wipc' | 'durations' | 'loop-order' | 'idle-gaps' | 'identity' | 'job-parameters' | 'continuity' | 'health' | 'per-second'
 
 export interface AuditCheck {
   id: CheckId

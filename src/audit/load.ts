@@ -59,7 +59,7 @@ export function auditRun(runDirArg: string, opts: AuditOptions): AuditResult {
   assertFinished({runDir, manifest, results}, 'pts audit')
   const raw = new Map<string, string | null>()
   const want: string[] = []
-  for (const s of stepsOf(results)) want.push(s.step.raw.json, s.step.raw.job)
+  for (const s of stepsOf(results)) want.push(s.step.raw.json, s.step.raw.job, ...(s.step.perSecond?.logs ?? []))
   results.phases.forEach((p, pi) => {
     if (p.kind === 'wipc' && p.raw) want.push(p.raw.json, p.raw.job)
     if (p.kind === 'purge') want.push(purgeLog(p, pi))

@@ -121,6 +121,7 @@ function conditionOf(verdict: SteadyVerdict): MeasuredCondition {
 }
 
 const MEASURED_PHRASE: Record<MeasuredCondition, string> = {
+  fob: 'fresh out of box',
   'steady-state': 'at steady state',
   'after-preconditioning': 'after preconditioning, steady state not achieved',
   incomplete: 'in an incomplete run (steady state not determined)',
@@ -227,7 +228,7 @@ const testName = (t: string): string => testTitle(t)
  * claim's exact load (a DIRTH run's TC 1 / QD 32 point for a "QD32" claim).
  */
 const LOAD_TESTS: readonly string[] = LOAD_SWEEP_TESTS
-export const VERIFY_TESTS: readonly string[] = [...CLAIM_TESTS, ...LOAD_TESTS]
+export const VERIFY_TESTS: readonly string[] = [...CLAIM_TESTS, ...LOAD_TESTS, 'fob-ss']
 
 const accessOf = (test: string): ClaimAccess | null => (LOAD_TESTS.includes(test) ? 'random' : isTestId(test) ? TESTS[test].claimAccess : null)
 
@@ -394,6 +395,8 @@ function originText(s: MeasurementOrigin): string {
  */
 export type MatchContext = ({results: ProgramResults} | {sources: readonly MeasurementSource[]}) & {
   tolerancePct: number
+  /** The FOB and steady-state sweeps of fob-ss review runs: FOB claims (and claims of unstated condition) are matched there first. */
+  fob?: readonly FobSweeps[]
   /** The datasheet drive's capacity (endurance claims convert TBW and DWPD with it). */
   capacityBytes?: number
 }
@@ -495,6 +498,9 @@ export function matchClaim(c: Claim, index: number, ctx: MatchContext): ClaimOut
   const showOrigin = runs.length > 1 || runs.some(r => r.length > 1)
   const tests = measuringTests(c)
 
+  const fobMatch = ctx.fob && (c.condition === 'fob' || c.condition === 'unspecified') ? findFob(p, bs, ctx.fob) : null
+  if (fobMatch) return fobOutcome(p, fobMatch, {...base, claimedText: formatClaimed(c.value, c.unit), threshold, lowerIsBetter, tol, showOrigin: runs.length > 0 || ctx.fob!.length > 1})
+
   const found = findMeasurement(p, bs, sources)
   if (found) {
     const {s, pt, got} = found
@@ -560,7 +566,7 @@ export function matchClaim(c: Claim, index: number, ctx: MatchContext): ClaimOut
   const asked = relevant.length > 0 ? relevant : runs.length === 1 ? runs : []
   const why = asked.map(r => ({test: r[0].test, ...whyNot(p, bs, r, tests)}))
   const reasons = [...new Set(why.map(w => w.reason))]
-  const given = new Set(runs.map(r => r[0].test))
+  const given = new Set([...runs.map(r => r[0].test), ...(ctx.fob ?? []).map(f => f.test)])
   const reason = reasons.length > 0 ? reasons.join('; ')
     : `the runs given (${[...given].map(testName).join(', ')}) include no ${testName(tests[0])} run`
   const test = measuredByTest(p, bs, new Set(why.filter(w => w.lacksPoint).map(w => w.test)), given)
@@ -688,7 +694,8 @@ export function verifyClaims(input: VerifyInput): VerifyResult {
 export function verifyRuns(input: VerifyRunsInput): VerifyResult {
   if (input.runs.length === 0) throw new Error('verifyRuns: no run')
   const sources = input.runs.flatMap(sourcesOf)
-  const ctx: MatchContext = {sources, tolerancePct: input.tolerancePct, capacityBytes: input.claims.capacityBytes}
+  const fob = input.runs.flatMap(fobSweepsOf)
+  const ctx: MatchContext = {sources, tolerancePct: input.tolerancePct, capacityBytes: input.claims.capacityBytes, ...(fob.length ? {fob} : {})}
   const outcomes = input.claims.claims.map((c, i) => matchClaim(c, i, ctx))
   const count = (v: Verdict) => outcomes.filter(o => o.verdict === v).length
   const primary = input.runs[0]
@@ -727,4 +734,125 @@ export function isFlagged(o: Pick<ClaimOutcome, 'load' | 'plausibility'>): boole
  */
 export function anyMiss(result: Pick<VerifyResult, 'claims'>): boolean {
   return result.claims.some(c => c.verdict === 'below' || c.verdict === 'not-measured')
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// FOB claims against a fob-ss review run: its FOB sweep (right after the purge, no
+// preconditioning) and its steady-state sweep (after preconditioning), each point one fio step.
+
+/** The FOB and steady-state sweeps of one fob-ss run (the phases "fob" and "ss"), as points a claim can be matched to. */
+export interface FobSweeps extends MeasurementOrigin {
+  fob: Array<SourcePoint & {index: number}>
+  ss: Array<SourcePoint & {index: number}>
+  target?: InterfaceFacts
+}
+
+type SweepPhase = Extract<PhaseResult, {kind: 'sweep'}>
+
+/** The sweeps of a fob-ss run; none for any other run (or one without both sweeps). Pure. */
+export function fobSweeps(r: Pick<ProgramResults, 'test' | 'runId' | 'phases'>, dir: string | null = null, target?: InterfaceFacts): FobSweeps[] {
+  if (r.test !== 'fob-ss') return []
+  const sweep = (id: string) => r.phases.find((ph): ph is SweepPhase => ph.kind === 'sweep' && ph.id === id)
+  const fob = sweep('fob')
+  if (!fob) return []
+  const pts = (ph: SweepPhase | undefined) => (ph?.points ?? []).filter(q => q.blockSizeBytes !== null).map((q, index) => ({
+    index, readPct: q.readPct, blockSizeBytes: q.blockSizeBytes!, threadCount: q.threadCount, queueDepth: q.queueDepth,
+    iops: q.iops, bwBytesPerSec: q.bwBytesPerSec, readBwBytesPerSec: q.readBwBytesPerSec, writeBwBytesPerSec: q.writeBwBytesPerSec, latMeanNs: q.latMeanNs,
+    p99999: q.latP99999Ns === null ? {missing: 'the fio step of this point has no 99.999th percentile (too few IOs)'} : {ns: q.latP99999Ns, source: 'latP99999Ns (fio\'s 99.999th percentile of the step)'},
+  }))
+  return [{test: r.test, runId: r.runId, dir, phase: 'fob', fob: pts(fob), ss: pts(sweep('ss')), ...(target ? {target} : {})}]
+}
+
+/** The FOB sweeps of a stored run (verify input). */
+export function fobSweepsOf(run: Pick<VerifyRunInput, 'dir' | 'results'> & Partial<Pick<VerifyRunInput, 'manifest'>>): FobSweeps[] {
+  return fobSweeps(run.results, run.dir, run.manifest ? {kind: run.manifest.target.kind, identity: run.manifest.target.identity} : undefined)
+}
+
+/** A sweep point's value in the claim's unit (IOPS, MB/s, mean or 99.999th-percentile response time); null for another statistic. */
+function sweepValue(c: PerfClaim, pt: SourcePoint, phase: string, index: number): {value: number; source: string} | null {
+  const at = `phases[${phase}].points[${index}]`
+  if (c.metric === 'iops') return {value: pt.iops, source: `${at}.iops (read + write IOPS of the point's fio step)`}
+  if (c.metric === 'mbps') return {value: pt.bwBytesPerSec / 1e6, source: `${at}.bwBytesPerSec / 10^6`}
+  const perUnit = c.unit === 'us' ? 1e3 : 1e6
+  const stat = c.statistic ?? 'mean'
+  if (stat === 'mean') return {value: pt.latMeanNs / perUnit, source: `${at}.latMeanNs (IO-weighted mean response time)`}
+  if (stat === 'p99.999' && !('missing' in pt.p99999)) return {value: pt.p99999.ns / perUnit, source: `${at}.${pt.p99999.source}`}
+  return null
+}
+
+/** The FOB point a claim is matched to, with the steady-state point at the same workload and load. */
+interface FobFound { run: FobSweeps; fob: SourcePoint & {index: number}; got: {value: number; source: string}; ss: {pt: SourcePoint & {index: number}; got: {value: number; source: string}} | null; pickedBest: boolean }
+
+/**
+ * The FOB sweep's point at the claim's access, block size, R/W mix and TC x QD (a QD without a TC
+ * is TC 1); a claim that states no load takes the sweep's best point for it (highest IOPS or
+ * MB/s, lowest response time), said in the outcome. Null: no fob-ss run has such a point, and the
+ * claim is matched as any other.
+ */
+export function findFob(c: PerfClaim, bs: number, runs: readonly FobSweeps[]): FobFound | null {
+  if (c.access !== 'random') return null
+  const noLoad = c.queueDepth === undefined && c.threadCount === undefined
+  for (const run of runs) {
+    const same = (q: SourcePoint) => q.readPct === c.readPct && q.blockSizeBytes === bs
+    const cands = run.fob.filter(q => same(q) && (noLoad || compareLoad(c, q.threadCount, q.queueDepth).likeForLike === true))
+      .map(q => ({q, got: sweepValue(c, q, 'fob', q.index)})).filter((x): x is {q: typeof x.q; got: {value: number; source: string}} => x.got !== null)
+    if (cands.length === 0) continue
+    const lower = c.metric === 'latency'
+    const pick = noLoad ? cands.reduce((a, b) => ((lower ? b.got.value < a.got.value : b.got.value > a.got.value) ? b : a)) : cands[0]
+    const ssPt = run.ss.find(q => same(q) && q.threadCount === pick.q.threadCount && q.queueDepth === pick.q.queueDepth)
+    const ssGot = ssPt ? sweepValue(c, ssPt, 'ss', ssPt.index) : null
+    return {run, fob: pick.q, got: pick.got, ss: ssPt && ssGot ? {pt: ssPt, got: ssGot} : null, pickedBest: noLoad}
+  }
+  return null
+}
+
+/** A number in the claim's unit without the unit ("83,900", "512.3", "0.081"). */
+const bare = (v: number, unit: ClaimUnit): string => formatMeasured(v, unit).replace(` ${unit}`, '')
+
+/**
+ * The outcome of a claim matched to a FOB point: the verdict from the FOB value, the steady-state
+ * value beside it. "4 KiB random read: claimed 85,000 IOPS (FOB, QD 32); FOB 83,900 (0.99x,
+ * meets); steady state 4,200 (0.05x)".
+ */
+function fobOutcome(c: PerfClaim, f: FobFound, b: Omit<ClaimOutcome, 'measured' | 'ratio' | 'verdict' | 'measuredBy' | 'notes' | 'text'> & {claimedText: string; threshold: number; lowerIsBetter: boolean; tol: number; showOrigin: boolean}): ClaimOutcome {
+  const {claimedText, threshold, lowerIsBetter, tol, showOrigin, ...base} = b
+  const v = f.got.value
+  const ratio = v / c.value
+  const eps = 1e-12 * Math.max(1, Math.abs(threshold))
+  const meets = lowerIsBetter ? v <= threshold + eps : v >= threshold - eps
+  const verdict: Verdict = meets ? 'meets' : 'below'
+  const pt = f.fob
+  const load = compareLoad(c, pt.threadCount, pt.queueDepth)
+  const plaus = plausibilityOf(f.run, pt)
+  const flags = [plaus && (plaus.status === 'implausible' || plaus.status === 'not-a-drive') ? plaus.text : null].filter((x): x is string => x !== null)
+  const loadText = c.threadCount !== undefined ? `TC ${c.threadCount} / QD ${c.queueDepth ?? pt.queueDepth}` : c.queueDepth !== undefined ? `QD ${c.queueDepth}` : null
+  const cond = c.condition === 'fob' ? 'FOB' : 'condition unspecified'
+  const ss = f.ss ? {value: f.ss.got.value, ratio: f.ss.got.value / c.value, ofFob: v > 0 ? f.ss.got.value / v : null, source: f.ss.got.source} : null
+  const notes: string[] = [...flags]
+  if (c.condition === 'unspecified') notes.push('claim condition unspecified (vendors usually measure fresh out of box): matched to the FOB measurement')
+  if (f.pickedBest) notes.push(`the claim states no load: the FOB sweep's best point for it, TC ${pt.threadCount} / QD ${pt.queueDepth}`)
+  if (!ss) notes.push('the steady-state sweep has no point at this workload and load')
+  const origin = showOrigin ? originText(f.run) : null
+  if (origin) notes.push(origin)
+  const cmp = lowerIsBetter
+    ? `FOB ${formatMeasured(v, c.unit)} is ${meets ? 'at most' : 'more than'} ${formatMeasured(threshold, c.unit)} (the claim plus ${tol}%)`
+    : `FOB ${formatMeasured(v, c.unit)} is ${meets ? 'at least' : 'less than'} ${formatMeasured(threshold, c.unit)} (the claim less ${tol}%)`
+  const reasons = [
+    `${meets ? 'meets' : lowerIsBetter ? 'worse' : 'below'}: ${cmp}`,
+    ...flags,
+    load.likeForLike ? `like for like: the FOB sweep's point at the claim's TC ${pt.threadCount} x QD ${pt.queueDepth}, measured fresh out of box (right after the purge, no preconditioning)` : `measured fresh out of box at TC ${pt.threadCount} x QD ${pt.queueDepth}`,
+    ...(ss ? [`after preconditioning the same point gives ${formatMeasured(ss.value, c.unit)} (${formatRatio(ss.ratio)} of the claim${ss.ofFob !== null ? `, ${formatRatio(ss.ofFob)} of FOB` : ''})`] : []),
+    ...(plaus && (plaus.status === 'plausible' || plaus.status === 'unchecked') ? [plaus.text] : []),
+  ]
+  const word = meets ? 'meets' : lowerIsBetter ? 'worse than claimed' : 'below'
+  const tail = [...flags, f.pickedBest ? `no load claimed: TC ${pt.threadCount} / QD ${pt.queueDepth}, the best FOB point` : null, origin].filter((x): x is string => Boolean(x)).join('; ')
+  return {
+    ...base,
+    measured: {value: v, unit: c.unit, readPct: pt.readPct, blockSizeBytes: pt.blockSizeBytes, threadCount: pt.threadCount, queueDepth: pt.queueDepth, condition: 'fob', fromRound: null, toRound: null, source: f.got.source},
+    threshold, ratio, verdict, measuredBy: null, notes, verdictReasons: reasons, load, plausibility: plaus,
+    steadyState: ss,
+    text: `${base.label}: claimed ${claimedText} (${cond}${loadText ? `, ${loadText}` : ''}); FOB ${bare(v, c.unit)} (${formatRatio(ratio)}, ${word}); ${ss ? `steady state ${bare(ss.value, c.unit)} (${formatRatio(ss.ratio)})` : 'steady state not measured at this point'}${tail ? `; ${tail}` : ''}`,
+    source: {test: f.run.test, runId: f.run.runId, dir: f.run.dir, phase: 'fob'},
+  }
 }

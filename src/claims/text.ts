@@ -35,7 +35,9 @@ export function outcomeCells(o: ClaimOutcome): {claim: string; claimed: string; 
   return {
     claim: o.label,
     claimed: `${formatClaimed(o.claimed.value, o.claimed.unit)}${tags.length > 0 ? ` @${tags.join(', ')}` : ''}`,
-    measured: o.measured ? formatMeasured(o.measured.value, o.measured.unit) : 'not measured',
+    measured: !o.measured ? 'not measured' : o.measured.condition === 'fob'
+      ? `FOB ${formatMeasured(o.measured.value, o.measured.unit)}${o.steadyState ? `; steady state ${formatMeasured(o.steadyState.value, o.measured.unit)} (${formatRatio(o.steadyState.ratio)})` : ''}`
+      : formatMeasured(o.measured.value, o.measured.unit),
     ratio: formatRatio(o.ratio),
     verdict: verdictLabel(o),
     flags: outcomeFlags(o).join(', '),
@@ -58,6 +60,8 @@ function windowText(v: VerifiedRun['steadyState'], from: number | null, to: numb
 
 /** "TP test, sequential access, TC 1 / QD 4, loop-128k: steady state, rounds 3-7; ..." (a run's directory first when known). */
 export function runLine(run: VerifiedRun): string {
+  // a fob-ss review run has sweeps, not steady-state loops: each point measured once, FOB and after preconditioning
+  if (run.test === 'fob-ss') return `${run.dir ? `${run.dir}: ` : ''}FOB-SS review test (not part of the SNIA PTS), random access, a queue-depth sweep: each point once fresh out of box (after the purge) and once after preconditioning`
   const head = `${run.dir ? `${run.dir}: ` : ''}${run.test.toUpperCase()} test, ${run.access} access, TC ${run.threadCount} / QD ${run.queueDepth}`
   const ss = run.phases && run.phases.length > 1
     ? run.phases.map(p => `${p.id}: ${windowText(p.steadyState, p.fromRound, p.toRound)}`).join('; ')

@@ -67,7 +67,8 @@ export interface ClaimsFile {
 export type Verdict = 'meets' | 'below' | 'not-measured' | 'not-measurable'
 
 /** The drive state of the measurement, from results.steadyState.verdict. */
-export type MeasuredCondition = 'steady-state' | 'after-preconditioning' | 'incomplete'
+/** fob: fresh out of box (the FOB sweep of a fob-ss review run, right after the purge). */
+export type MeasuredCondition = 'steady-state' | 'after-preconditioning' | 'incomplete' | 'fob'
 
 export interface ClaimOutcome {
   /** @minLength 1 */
@@ -132,6 +133,20 @@ export interface ClaimOutcome {
   load?: LoadComparison | null
   /** The measurement against the interface's limit (optional: older verify results lack it; null when not measured). */
   plausibility?: Plausibility | null
+  /**
+   * A claim matched to the FOB sweep of a fob-ss review run: the same point of its steady-state
+   * sweep (after preconditioning), shown beside the FOB value; null when that sweep has no such
+   * point. Absent for other matches and in verify results of older versions.
+   */
+  steadyState?: null | {
+    /** In the claim's unit. @minimum 0 */
+    value: number
+    /** value / claimed. @minimum 0 */
+    ratio: number
+    /** The steady-state value / the FOB value. @minimum 0 */
+    ofFob: number | null
+    source: string
+  }
   /** One sentence: claim, measurement, ratio, verdict and condition. @minLength 1 */
   text: string
   /**

@@ -14,7 +14,7 @@ import {blockSizeLabel, mixLabel} from '../units.js'
 import {CHART_CONFIG, CHART_HEIGHT, CHART_WIDTH, SERIES_COLORS, SHAPES, VL_SCHEMA} from '../report/charts/common.js'
 import {downsampleGroups} from '../report/charts/downsample.js'
 import type {CompareModel, ConvergenceData} from './model.js'
-import type {BurstsPhaseCompare, SeriesPhaseCompare} from './phases.js'
+import type {BurstsPhaseCompare, LoopPhaseCompare, SeriesPhaseCompare} from './phases.js'
 
 const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]
 const shape = (i: number) => SHAPES[i % SHAPES.length]
@@ -154,12 +154,39 @@ export function burstsSpec(model: CompareModel, c: BurstsPhaseCompare): TopLevel
   })
 }
 
+/** IOPS against queue depth (log scale), one line per run and workload: the overlaid QD curves of a sweep. */
+export function qdCurveSpec(model: CompareModel, c: LoopPhaseCompare): TopLevelSpec {
+  const sc = runScales(model)
+  const keys = model.runs.map(r => `${r.key}: ${r.label}`)
+  const values = (c.qdCurves ?? []).flatMap(q => {
+    const p = c.points.find(x => x.id === q.id)
+    return p ? p.runs.flatMap((v, k) => (v ? [{run: keys[k], workload: q.workload, qd: q.queueDepth, iops: v.iops}] : [])) : []
+  })
+  const qds = [...new Set(values.map(v => v.qd))].sort((a, b) => a - b)
+  const enc = {
+    x: {field: 'qd', type: 'quantitative' as const, title: 'Queue depth (TC 1)', scale: {type: 'log' as const, base: 2}, axis: {values: qds, format: 'd'}},
+    y: {field: 'iops', type: 'quantitative' as const, title: `IOPS (${c.id})`, scale: {zero: false}, axis: {format: ',.0f', tickCount: 6}},
+    color: {field: 'run', type: 'nominal' as const, title: 'Run', scale: sc.color, sort: sc.names},
+    strokeDash: {field: 'workload', type: 'nominal' as const, title: 'Workload'},
+    detail: {field: 'workload', type: 'nominal' as const},
+  }
+  return {
+    $schema: VL_SCHEMA, width: CHART_WIDTH, height: CHART_HEIGHT + 60, config: overlayConfig,
+    data: {values},
+    layer: [
+      {mark: {type: 'line', strokeWidth: 1.4}, encoding: enc},
+      {mark: {type: 'point', size: 30, filled: true, opacity: 1}, encoding: {...enc, shape: {field: 'workload', type: 'nominal' as const, title: 'Workload'}}},
+    ],
+  } as TopLevelSpec
+}
+
 export function buildCompareChartSpecs(model: CompareModel): Record<string, TopLevelSpec> {
   const specs: Record<string, TopLevelSpec> = {}
   for (const c of model.data.convergence) specs[`convergence-${c.id}`] = convergenceSpec(model, c)
   if (model.data.variation) specs['variation-cv'] = variationCvSpec(model)
   for (const c of model.data.phases ?? []) {
-    if (c.kind === 'series') specs[`trace-${c.id}`] = traceSpec(model, c)
+    if (c.kind === 'loop' && c.qdCurves) specs[`qd-${c.id}`] = qdCurveSpec(model, c)
+    else if (c.kind === 'series') specs[`trace-${c.id}`] = traceSpec(model, c)
     else if (c.kind === 'bursts') specs[`bursts-${c.id}`] = burstsSpec(model, c)
   }
   return specs

@@ -19,7 +19,7 @@ import {revisionLabel} from '../model/tests.js'
 import {plainStoredText} from '../model/wording.js'
 import type {LoopView} from '../analysis/loop-view.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
-import {formatRatio, ratio, type Cell, type CompareTable} from './table.js'
+import {formatRatio, ratio, sampleStats, type Cell, type CompareTable, type SampleStats} from './table.js'
 
 import {burstsTable, comparePhases, LAST_SAMPLES, loopTables, metricText, operatingTable, phaseHeadlines, ratioPhrase, seriesTable, type PhaseCompare, type PhaseRunKey} from './phases.js'
 
@@ -108,8 +108,8 @@ export function programProblem(m: Pick<RunManifest, 'status'>, p: Pick<ProgramRe
   if (p.status === 'running' || m.status === 'running') {
     return 'the run is still in progress (status "running"): its phases are not final yet'
   }
-  const measured = p.phases.some(q => (q.kind === 'series' && q.samples.length > 0) || (q.kind === 'bursts' && q.bursts.length > 0) || (q.kind === 'operating-points' && q.points.length > 0))
-  return measured ? null : `the run has no samples, bursts or operating points to compare (status "${p.status}")`
+  const measured = p.phases.some(q => (q.kind === 'series' && q.samples.length > 0) || (q.kind === 'bursts' && q.bursts.length > 0) || (q.kind === 'operating-points' && q.points.length > 0) || (q.kind === 'sweep' && q.points.length > 0))
+  return measured ? null : `the run has no samples, bursts, operating points or sweep points to compare (status "${p.status}")`
 }
 
 export type Compatibility =
@@ -163,44 +163,13 @@ export function checkCompatibility(runs: ReadonlyArray<Pick<RunResults, 'test' |
 
 
 
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN
-  const s = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
-}
-
-export interface SampleStats {
-  n: number
-  min: number
-  median: number
-  max: number
-  mean: number
-  /** Sample standard deviation (n - 1); NaN for n < 2. */
-  stddev: number
-  /** stddev / mean in percent; NaN when undefined (n < 2 or mean 0). */
-  cvPct: number
-}
-
-export function sampleStats(values: readonly number[]): SampleStats {
-  const n = values.length
-  if (n === 0) return {n, min: Number.NaN, median: Number.NaN, max: Number.NaN, mean: Number.NaN, stddev: Number.NaN, cvPct: Number.NaN}
-  const mean = values.reduce((a, v) => a + v, 0) / n
-  const stddev = n < 2 ? Number.NaN : Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1))
-  return {
-    n,
-    min: Math.min(...values),
-    median: median(values),
-    max: Math.max(...values),
-    mean,
-    stddev,
-    cvPct: n < 2 || mean === 0 ? Number.NaN : (stddev / mean) * 100,
-  }
-}
+export {median, sampleStats, type SampleStats} from './table.js'
 
 export interface SampleVerdict {
   samples: boolean
   forced: boolean
+  /** Two runs of one drive model with different firmware (a firmware A/B comparison): R1 = A, R2 = B; absent otherwise. */
+  firmwareAB?: {a: string; b: string}
   /** Why the runs are (or are not) treated as samples of one model. */
   reason: string
 }
@@ -226,6 +195,11 @@ export function detectSamples(manifests: ReadonlyArray<Pick<RunManifest, 'target
   const distinct = [...new Set(models as string[])]
   if (distinct.length > 1) {
     return {samples: false, forced: false, reason: `Not treated as samples of one model: the models differ (${distinct.join(' vs ')}); pass --samples to treat them as samples anyway`}
+  }
+  const fw = manifests.map(m => m.target.identity.firmware ?? '')
+  if (n === 2 && fw[0] !== fw[1] && fw.every(f => f.trim() !== '')) {
+    return {samples: false, forced: false, firmwareAB: {a: fw[0], b: fw[1]},
+      reason: `Firmware A/B: both runs are of model ${distinct[0]}, R1 = A (firmware ${fw[0]}), R2 = B (firmware ${fw[1]}); every ratio R2 / R1 is B / A. Not treated as samples of one model (the firmware differs)`}
   }
   return {samples: true, forced: false, reason: `All ${n} runs are of model ${distinct[0]}, so they are treated as samples of that model${nText}`}
 }
@@ -606,16 +580,22 @@ function packTables(tables: readonly CompareTable[], budgetMm: number): CompareT
 }
 
 /** The pages of the phase-by-phase comparison (pure; `budgetMm`: the body height under the header). */
-function phasePages(phases: readonly PhaseCompare[], keys: readonly PhaseRunKey[], budgetMm: number): PageDraft[] {
+function phasePages(phases: readonly PhaseCompare[], keys: readonly PhaseRunKey[], budgetMm: number, variation = false): PageDraft[] {
   const out: PageDraft[] = []
   const legend = (note: string) => paragraphMm(note, 7.5) + 6
   for (const c of phases) {
     const phase = {id: c.id, kind: c.kind}
     if (c.kind === 'loop') {
-      const note = `Loop ${c.id} (${c.title}): each run's average over its own measurement window, per point; ratios Rk / R1 to 2 decimals, shaded below 0.90 or above 1.10 (for response times a ratio below 1 means faster).`
-      const pages = packTables(loopTables(c, keys), budgetMm - legend(note))
+      const note = c.sweep ? `Sweep ${c.id} (${c.title}): each point of each run measured once (one fio step, no steady-state window); ratios Rk / R1 to 2 decimals, shaded below 0.90 or above 1.10 (for response times a ratio below 1 means faster).`
+        : `Loop ${c.id} (${c.title}): each run's average over its own measurement window, per point; ratios Rk / R1 to 2 decimals, shaded below 0.90 or above 1.10 (for response times a ratio below 1 means faster).`
+      const pages = packTables(loopTables(c, keys, variation), budgetMm - legend(note))
       pages.forEach((tables, i) => out.push({...BLANK_PAGE, kind: 'cphase', plot: true, legend: true, phase, tables, note,
-        title: `${c.id.startsWith('loop') ? c.id : `Loop ${c.id}`} - IOPS, MB/s and Mean Response Time per Point - Window Averages and Ratios${pages.length > 1 ? ` (${i + 1} of ${pages.length})` : ''}`}))
+        title: `${c.sweep ? `Sweep ${c.id}` : c.id.startsWith('loop') ? c.id : `Loop ${c.id}`} - IOPS, MB/s and Mean Response Time per Point - ${c.sweep ? 'Values' : 'Window Averages'} and Ratios${pages.length > 1 ? ` (${i + 1} of ${pages.length})` : ''}`}))
+      if (c.qdCurves) {
+        const qnote = `${c.title}. IOPS of every point against its queue depth (log scale), one line per run (colour) and workload (dash); values and ratios in the tables.`
+        out.push({...BLANK_PAGE, kind: 'cphase', plot: true, legend: true, phase, chart: `qd-${c.id}`, tables: [], note: qnote,
+          chartMaxMm: Math.round(Math.max(60, Math.min(150, budgetMm - legend(qnote) - 4))), title: `Sweep ${c.id} - IOPS vs Queue Depth, Run by Run`})
+      }
     } else if (c.kind === 'series') {
       const table = seriesTable(c, keys)
       const xText = c.x === 'tgbw' ? 'x = TGBW, GB (10^9 B) written by the phase up to the sample' : 'x = minutes since the phase start (sample index x sample duration / 60)'
@@ -667,7 +647,10 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
   if (opts.labels && opts.labels.length > 0 && opts.labels.length !== inputs.length) {
     throw new Error(`${opts.labels.length} label(s) for ${inputs.length} runs`)
   }
-  const runs = inputs.map((x, i) => describeRun(x, i, opts.labels?.[i]))
+  // a firmware A/B comparison labels its runs A and B (unless --label says otherwise)
+  const ab = detectSamples(inputs.map(x => x.manifest), opts.samples ?? false).firmwareAB
+  const abLabel = (i: number) => (ab && !opts.labels?.length ? `${i === 0 ? 'A' : 'B'}: firmware ${i === 0 ? ab.a : ab.b} - ${defaultLabel(inputs[i].manifest)}` : undefined)
+  const runs = inputs.map((x, i) => describeRun(x, i, opts.labels?.[i] ?? abLabel(i)))
   const base = inputs[0].results
   const loop = hasLoop(base)
   const metrics = loop ? metricsFor(inputs.map(x => x.results)) : []
@@ -769,7 +752,7 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
   const keys: PhaseRunKey[] = runs.map(r => ({key: r.key, name: legendName(r)}))
   const programs = inputs.map(x => x.program)
   const phases: PhaseCompare[] = programs.every((p): p is ProgramResults => p !== undefined) ? comparePhases(programs, keys) : []
-  const phaseDrafts = phasePages(phases, keys, budget)
+  const phaseDrafts = phasePages(phases, keys, budget, samples.samples)
   const phaseNote = phaseDrafts.length > 0
     ? `${phaseDrafts.length} page(s) comparing the phases ${phases.map(c => c.id).join(', ')} phase by phase (matched by phase id)`
     : ''

@@ -9,13 +9,16 @@
  * - bursts (HIR wait states): burst IOPS per burst index and the mean burst IOPS with ratios;
  * - operating-points (CBW/ECW/DIRTH): per role (Max/Mid/Min) TC/QD, IOPS and mean response
  *   time of every run, with the ratio of IOPS to the baseline's same role.
+ * - sweep (review tests: fob-ss FOB and steady-state QD sweeps, four corners, transfer sizes): per
+ *   point (each measured once, one fio step) IOPS, MB/s and mean response time of every run with
+ *   their ratios, in the tables of a loop;
  * Purge, WIPC and histogram phases are not compared (they are listed in the summary). Numbers are
  * the runs' stored values (window averages, samples, bursts, operating points), only averaged
  * over a phase's samples, divided and formatted here.
  */
 import type {LoopWindowAverage, PhaseResult, ProgramResults} from '../model/results.js'
 import {fixed} from '../report/format.js'
-import {formatRatio, ratio, type Cell, type CompareTable} from './table.js'
+import {formatRatio, ratio, sampleStats, type Cell, type CompareTable} from './table.js'
 
 type Phase<K extends PhaseResult['kind']> = Extract<PhaseResult, {kind: K}>
 
@@ -38,6 +41,10 @@ export interface LoopPhaseCompare {
   points: LoopPointCompare[]
   /** Tracking variables and each run's window-average value of them (headlines). */
   tracking: Array<{id: string; label: string; metric: string; values: Array<number | null>}>
+  /** A review test's sweep (each point measured once, no steady-state window); absent for a loop. */
+  sweep?: true
+  /** A sweep over queue depths: each point's workload (its label without TC/QD) and QD, for the overlaid QD curves. */
+  qdCurves?: Array<{id: string; workload: string; threadCount: number; queueDepth: number}>
 }
 
 export interface SeriesRunCompare {
@@ -127,6 +134,25 @@ function loopCompare(phases: Array<Phase<'loop'> | undefined>): LoopPhaseCompare
   return {kind: 'loop', id: base.id, title: base.title, points, tracking}
 }
 
+/** A sweep's points (each one fio step) compared as a loop's window averages are: by point id, per run. */
+function sweepCompare(phases: Array<Phase<'sweep'> | undefined>): LoopPhaseCompare {
+  const base = phases[0]!
+  const points = base.points.map(p0 => ({
+    id: p0.id,
+    label: p0.label,
+    runs: phases.map(p => {
+      const q = p?.points.find(x => x.id === p0.id)
+      return q ? {iops: q.iops, mbPerSec: q.bwBytesPerSec / 1e6, latMeanMs: q.latMeanNs / 1e6} : null
+    }),
+  }))
+  const byWorkload = new Map<string, Set<number>>()
+  const curve = base.points.map(p => ({id: p.id, workload: p.label.replace(/\s*TC \d+\/QD \d+$/, ''), threadCount: p.threadCount, queueDepth: p.queueDepth}))
+  for (const c of curve) byWorkload.set(`${c.workload}/${c.threadCount}`, (byWorkload.get(`${c.workload}/${c.threadCount}`) ?? new Set()).add(c.queueDepth))
+  // a QD sweep: every workload at 2 or more queue depths
+  const qd = [...byWorkload.values()].every(s => s.size >= 2)
+  return {kind: 'loop', id: base.id, title: base.title, points, tracking: [], sweep: true, ...(qd ? {qdCurves: curve} : {})}
+}
+
 function seriesCompare(phases: Array<Phase<'series'> | undefined>, keys: readonly PhaseRunKey[], test: string): SeriesPhaseCompare {
   const base = phases[0]!
   const runs: Array<SeriesRunCompare | null> = phases.map((p, i) => {
@@ -193,6 +219,8 @@ export function comparePhases(programs: readonly ProgramResults[], keys: readonl
       if (p.windowAverages.length > 0) out.push(loopCompare(same('loop')))
     } else if (p.kind === 'series') {
       if (p.samples.length > 0) out.push(seriesCompare(same('series'), keys, base.test))
+    } else if (p.kind === 'sweep') {
+      if (p.points.length > 0) out.push(sweepCompare(same('sweep')))
     } else if (p.kind === 'bursts') {
       if (p.bursts.length > 0) out.push(burstsCompare(same('bursts'), keys))
     } else if (p.kind === 'operating-points') {
@@ -225,9 +253,12 @@ const LOOP_METRICS = [
 
 /**
  * Per point of a loop, the window averages and ratios: for 2 runs one table (IOPS, MB/s, ms: R1,
- * R2, R2 / R1 each), for more runs one table per metric (R1, then Rk and Rk / R1 for every other run).
+ * R2, R2 / R1 each), for more runs one table per metric (R1, then Rk and Rk / R1 for every other run);
+ * with `variation` (3 or more runs that are samples of one model) each metric table also has the
+ * per-point minimum, median, maximum and coefficient of variation over the runs (sample standard
+ * deviation, n - 1).
  */
-export function loopTables(c: LoopPhaseCompare, keys: readonly PhaseRunKey[]): CompareTable[] {
+export function loopTables(c: LoopPhaseCompare, keys: readonly PhaseRunKey[], variation = false): CompareTable[] {
   const {prefix, rest} = commonPrefix(c.points.map(p => p.label))
   const of = prefix ? ` (every point ${prefix})` : ''
   const valueCells = (p: LoopPointCompare, m: (typeof LOOP_METRICS)[number]): Cell[] => {
@@ -238,17 +269,24 @@ export function loopTables(c: LoopPhaseCompare, keys: readonly PhaseRunKey[]): C
   const runColumns = (m: {short: string}, withMetric: boolean) => [keys[0].key, ...keys.slice(1).flatMap(k => [k.key, `${k.key} / ${keys[0].key}`])].map(h => (withMetric ? `${m.short} ${h}` : h))
   if (keys.length <= 2) {
     return [{
-      heading: `${c.id}: window averages per point${of}`,
+      heading: `${c.id}: ${c.sweep ? 'each point measured once' : 'window averages per point'}${of}`,
       columns: ['Point', ...LOOP_METRICS.flatMap(m => runColumns(m, true))],
       ratio: true,
       rows: c.points.map((p, i) => ({label: rest[i] || p.label, cells: LOOP_METRICS.flatMap(m => valueCells(p, m))})),
     }]
   }
+  const withStats = variation && keys.length >= 3
+  const statCells = (p: LoopPointCompare, m: (typeof LOOP_METRICS)[number]): Cell[] => {
+    const vs = p.runs.flatMap(r => (r ? [r[m.id]] : []))
+    if (vs.length < 2) return [plain(missing), plain(missing), plain(missing), plain(missing)]
+    const st = sampleStats(vs)
+    return [plain(fixed(st.min, m.decimals)), plain(fixed(st.median, m.decimals)), plain(fixed(st.max, m.decimals)), plain(Number.isFinite(st.cvPct) ? `${fixed(st.cvPct, 1)} %` : missing)]
+  }
   return LOOP_METRICS.map(m => ({
-    heading: `${c.id}: ${m.heading}, window averages per point${of}`,
-    columns: ['Point', ...runColumns(m, false)],
+    heading: `${c.id}: ${m.heading}, ${c.sweep ? 'each point measured once' : 'window averages per point'}${of}${withStats ? `; sample variation over the ${keys.length} runs` : ''}`,
+    columns: ['Point', ...runColumns(m, false), ...(withStats ? ['Min', 'Median', 'Max', 'CV'] : [])],
     ratio: true,
-    rows: c.points.map((p, i) => ({label: rest[i] || p.label, cells: valueCells(p, m)})),
+    rows: c.points.map((p, i) => ({label: rest[i] || p.label, cells: [...valueCells(p, m), ...(withStats ? statCells(p, m) : [])]})),
   }))
 }
 

@@ -7,7 +7,7 @@
  * one fio process started per point; see bench/.)
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
-import {accessSync, constants, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, chmodSync} from 'node:fs'
+import {accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, chmodSync} from 'node:fs'
 import {getPriority, setPriority, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {FioFailedError, MissingToolError} from '../errors.js'
@@ -175,6 +175,16 @@ export class FioEngine {
   /** A file a job wrote with a relative name (fio's working directory is the gate folder). */
   jobFile(name: string): string {
     return this.p(name)
+  }
+
+  /** The logs a job wrote under `prefix` (fio's <prefix>_iops.1.log, ...), read and removed from the working folder, by name. */
+  takeLogs(prefix: string): Array<{name: string; text: string}> {
+    const names = readdirSync(this.gateDir).filter(n => n.startsWith(`${prefix}_`) && n.endsWith('.log')).sort()
+    return names.map(name => {
+      const text = readFileSync(this.p(name), 'utf8')
+      rmSync(this.p(name), {force: true})
+      return {name, text}
+    })
   }
 
   /** Hooks for job `seq`; `releaseNext` makes its end release job seq+1 directly. */

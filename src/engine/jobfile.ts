@@ -79,3 +79,32 @@ export function wipcJobText(w: {header: string; ioengine: string; targetPath: st
 export function stripHooks(jobText: string): string {
   return jobText.split('\n').filter(l => !/^exec_(pre|post)run=/.test(l)).join('\n')
 }
+
+/**
+ * The name of a step's per-second logs (`pts run --per-second`): its run-relative path without
+ * raw/ and with dots for slashes ("03-loop.round-01.05-p05"), unique in the run; fio writes
+ * "<name>_iops.<job>.log" etc. in its working directory.
+ */
+export function perSecondPrefix(rel: string): string {
+  return rel.replace(/^raw\//, '').replace(/\//g, '.')
+}
+
+/**
+ * The lines that make fio write per-second logs of every job section: IOPS, bandwidth and latency
+ * (total, completion, submission) averaged over 1-second windows, and the completion-latency
+ * histogram of each second (its highest bucket is the second's maximum). Not log_max_value: it
+ * would turn every log of the job into maxima.
+ */
+export function perSecondLines(prefix: string): string[] {
+  return [`write_iops_log=${prefix}`, `write_bw_log=${prefix}`, `write_lat_log=${prefix}`, 'log_avg_msec=1000', `write_hist_log=${prefix}`, 'log_hist_msec=1000']
+}
+
+/** A job text with the per-second log lines at the end of its [global] section (so every job section writes them). */
+export function perSecondJob(jobText: string, prefix: string): string {
+  const lines = jobText.split('\n')
+  const g = lines.indexOf('[global]')
+  if (g < 0) throw new Error('perSecondJob: the job has no [global] section')
+  let end = lines.findIndex((l, i) => i > g && (l.trim() === '' || l.startsWith('[')))
+  if (end < 0) end = lines.length
+  return [...lines.slice(0, end), ...perSecondLines(prefix), ...lines.slice(end)].join('\n')
+}

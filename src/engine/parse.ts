@@ -5,7 +5,7 @@
 
 import {FioOutputError} from '../errors.js'
 import * as M from '../messages.js'
-import type {Measurement} from '../model/results.js'
+import type {Measurement, PerSecondValue} from '../model/results.js'
 
 
 /** The subset of one direction's fio statistics that pts reads. */
@@ -265,4 +265,98 @@ export function jobRuntimeSec(text: string): number | null {
 export function jobValue(sections: Map<string, Map<string, string>>, key: string): string | undefined {
   for (const [name, kv] of sections) if (name !== 'global' && kv.has(key)) return kv.get(key)
   return sections.get('global')?.get(key)
+}
+
+/**
+ * The top (upper bound) of fio's latency histogram bucket `idx`, ns: fio keeps latencies in
+ * log-linear buckets of 64 per power of two (stat.h FIO_IO_U_PLAT_BITS 6, 29 groups: 1,856
+ * buckets, the columns of a write_hist_log line); buckets below 128 hold one value each
+ * (stat.c plat_idx_to_val), a bucket above covers 2^(group-1) values from its group's base.
+ */
+export function histBucketTopNs(idx: number): number {
+  const BITS = 6
+  const VAL = 1 << BITS
+  if (idx < VAL * 2) return idx
+  const errorBits = (idx >> BITS) - 1
+  const base = 2 ** (errorBits + BITS)
+  const k = idx % VAL
+  return base + (k + 1) * 2 ** errorBits
+}
+
+/** A fio log line: "time ms, value, direction, block size, offset[, priority]". */
+function logRows(text: string): Array<{s: number; v: number; dir: number}> {
+  const out: Array<{s: number; v: number; dir: number}> = []
+  for (const line of text.split('\n')) {
+    const f = line.split(',')
+    if (f.length < 3) continue
+    const ms = Number(f[0])
+    const v = Number(f[1])
+    const dir = Number(f[2])
+    if (!Number.isFinite(ms) || !Number.isFinite(v) || !Number.isFinite(dir)) continue
+    out.push({s: Math.round(ms / 1000), v, dir})
+  }
+  return out
+}
+
+/** Which fio log a file is, from fio's name "<prefix>_<kind>.<job>.log". */
+export function perSecondLogKind(name: string): {kind: 'iops' | 'bw' | 'lat' | 'clat' | 'slat' | 'clat_hist'; job: number} | null {
+  const m = /_(iops|bw|lat|clat|slat|clat_hist)\.(\d+)\.log$/.exec(name)
+  return m ? {kind: m[1] as 'iops', job: Number(m[2])} : null
+}
+
+/**
+ * The per-second trace of one step from the logs fio wrote for it with write_iops_log,
+ * write_bw_log, write_lat_log (log_avg_msec=1000) and write_hist_log (log_hist_msec=1000): one
+ * value per second that fio's IOPS log has, every job and direction added up. fio averages each
+ * log over 1-second windows and writes a window when it is full, so a step of N s has at most
+ * N - 1 seconds traced (the last, partial, second is in no IOPS log; the latency log has it, and
+ * is not used for it). Mean latency: the latency log's window mean of each job and direction,
+ * weighted by that window's IOs; maximum: the top of the highest non-empty bucket of the
+ * histogram log's windows of that second (completion latency; fio's histogram has no
+ * submission part). Pure.
+ */
+export function perSecondTrace(files: ReadonlyArray<{name: string; text: string}>): PerSecondValue[] {
+  /** Per second: "job/direction" -> the window's first logged value (fio repeats a window only in its final flush). */
+  const bySec = (m: Map<number, Map<string, number>>, s: number, k: string, v: number) => {
+    let e = m.get(s)
+    if (!e) m.set(s, (e = new Map()))
+    if (!e.has(k)) e.set(k, v)
+  }
+  const iops = new Map<number, Map<string, number>>()
+  const lat = new Map<number, Map<string, number>>()
+  const bw = new Map<number, Map<string, number>>()
+  const max = new Map<number, number>()
+  for (const f of files) {
+    const kind = perSecondLogKind(f.name)
+    if (!kind) continue
+    if (kind.kind === 'clat_hist') {
+      // "time ms, direction, block size, bucket 0, ..., bucket 1855": IOs completed in the window per bucket
+      for (const line of f.text.split('\n')) {
+        const cols = line.split(',')
+        if (cols.length < 4) continue
+        const s = Math.round(Number(cols[0]) / 1000)
+        if (!Number.isFinite(s)) continue
+        let top = -1
+        for (let i = cols.length - 1; i >= 3; i--) if (Number(cols[i]) > 0) { top = i - 3; break }
+        max.set(s, Math.max(max.get(s) ?? 0, top < 0 ? 0 : histBucketTopNs(top)))
+      }
+      continue
+    }
+    const into = kind.kind === 'iops' ? iops : kind.kind === 'lat' ? lat : kind.kind === 'bw' ? bw : null
+    if (into) for (const r of logRows(f.text)) bySec(into, r.s, `${kind.job}/${r.dir}`, r.v)
+  }
+  return [...iops.keys()].sort((a, b) => a - b).map(s => {
+    const io = iops.get(s)!
+    let n = 0
+    let latSum = 0
+    let latN = 0
+    for (const [k, v] of io) {
+      n += v
+      const l = lat.get(s)?.get(k)
+      if (l !== undefined && v > 0) { latSum += l * v; latN += v }
+    }
+    const b = [...(bw.get(s)?.values() ?? [])].reduce((a, x) => a + x * 1024, 0)
+    const mx = max.get(s) ?? 0
+    return {s, iops: n, bwBytesPerSec: b, latMeanNs: latN > 0 ? latSum / latN : null, latMaxNs: mx > 0 ? mx : null}
+  })
 }

@@ -122,7 +122,31 @@ export interface StepResult extends Measurement {
   latBins?: HistogramBins
   /** How long the step ran against its length and the idle time before it (analysis/timing.ts); absent in runs stored before pts recorded it. */
   timing?: StepTiming
+  /** Runs with per-second traces (pts run --per-second): fio's per-second logs of the step and the values read from them; absent otherwise. */
+  perSecond?: PerSecondTrace
 }
+
+/** A step's per-second trace: the raw logs fio wrote and one value per full second (engine/parse.ts perSecondTrace). */
+export interface PerSecondTrace {
+  /** The logs, run-relative (fio's names with the step's path as prefix: <step>_iops.<job>.log, _bw, _lat, _clat, _slat, _clat_hist). */
+  logs: string[]
+  seconds: PerSecondValue[]
+}
+
+/** One second of a step's per-second trace (`pts run --per-second`). */
+export interface PerSecondValue {
+  /** Second s covers (s-1, s] seconds after the job's start; fio logs only full seconds. @integer @minimum 1 */
+  s: number
+  /** Read + write IOs completed in that second (fio's IOPS log, every job added up). */
+  iops: number
+  /** Read + write bytes per second (fio's bandwidth log, KiB/s x 1024, every job added up). */
+  bwBytesPerSec: number
+  /** Mean total latency (submission + completion) in that second, ns, IO-weighted over the directions and jobs; null when fio logged none. */
+  latMeanNs: number | null
+  /** Maximum completion latency in that second, ns: the top of the highest non-empty bucket of fio's completion-latency histogram log; null when fio logged no histogram for it. */
+  latMaxNs: number | null
+}
+
 
 /** A step's timing against the bounds pts holds it to (analysis/timing.ts says why these bounds). */
 export interface StepTiming {
@@ -509,6 +533,8 @@ export interface ProgramResults {
     /** @integer */
     maxWrittenBytes: number | null
     steadyStateExit: boolean
+    /** Per-second traces of every step (pts run --per-second); absent in runs of older versions (off). */
+    perSecond?: boolean
     activeRangePct: number
     /** @integer @minimum 0 */
     activeRangeBytes: number

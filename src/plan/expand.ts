@@ -41,6 +41,8 @@ export interface ProgramOptions {
   maxWrittenBytes: number | null
   /** WSAT: stop a series early at steady state (optional in the spec). */
   steadyStateExit: boolean
+  /** fio's per-second IOPS, bandwidth and latency logs of every step but WIPC, stored and charted (pts run --per-second); absent = off. */
+  perSecond?: boolean
 }
 
 /** The options a stored run was planned with, from its results.json parameters (pts resume, the live page's time left). */
@@ -50,7 +52,7 @@ export function storedRunOptions(r: Pick<ProgramResults, 'revision' | 'profile' 
     revision: r.revision as Revision, profile: r.profile as ProfileId, threadCount: p.threadCount, queueDepth: p.queueDepth,
     pointSeconds: p.pointSeconds, maxRounds: p.maxRounds, onNoSteadyState: p.onNoSteadyState ?? 'stop', roundCap: p.roundCap ?? p.maxRounds,
     wipcMultiple: p.wipcMultiple ?? null, timeScale: p.timeScale, ioengine: p.ioengine, seed: p.seed, workload: p.workload,
-    ceilingMs: p.ceilingMs, maxSeconds: p.maxSeconds, maxWrittenBytes: p.maxWrittenBytes, steadyStateExit: p.steadyStateExit,
+    ceilingMs: p.ceilingMs, maxSeconds: p.maxSeconds, maxWrittenBytes: p.maxWrittenBytes, steadyStateExit: p.steadyStateExit, perSecond: p.perSecond === true,
   }
 }
 

@@ -34,7 +34,7 @@ export function claimsPages(v: VerifyResult): ClaimsPageData[] {
       parts,
       datasheet,
       summary: summaryLine(v),
-      tolerance: `A claim is met when the window-average measurement is at least ${100 - v.tolerancePct}% of it (response time: at most ${100 + v.tolerancePct}% of it; lower is better). Ratio = measured / claimed.`,
+      tolerance: `A claim is met when the window-average measurement is at least ${100 - v.tolerancePct}% of it (response time: at most ${100 + v.tolerancePct}% of it; lower is better). Ratio = measured / claimed.${v.claims.some(c => c.measured?.condition === 'fob') ? ' A claim matched to a FOB-SS run is judged by its FOB point (one fio step fresh out of box); the same point after preconditioning is shown beside it.' : ''}`,
       warnings: v.warnings,
       rows: chunk.map(o => {
         const c = outcomeCells(o)

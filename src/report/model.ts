@@ -9,6 +9,7 @@ import type {TopLevelSpec} from 'vega-lite'
 import {reviewSource, revisionLabel, testName} from '../model/tests.js'
 import type {VerifyResult} from '../claims/types.js'
 import {claimsPages} from './claims-page.js'
+import {tracePages} from './pages/traces.js'
 import {claimsSpec} from './charts/claims.js'
 import type {VariableEvaluation} from '../model/results.js'
 import type {RunManifest} from '../model/manifest.js'
@@ -215,6 +216,12 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     let chart: string | null = null
     if (p.chart) { chart = `health-${i + 1}`; charts[chart] = p.chart }
     drafts.push({...blank, kind: p.kind, title: p.title, plot: false, chart, determination: null, tables: p.tables ?? [], note: p.note ?? ''})
+  })
+  // Per-second traces (pts run --per-second): one chart per test point; not SNIA plots, so no "Plot A.n".
+  tracePages(r, testName(r.test)).forEach((p, i) => {
+    const chart = `${r.test}-trace-${i + 1}`
+    charts[chart] = p.chart
+    drafts.push({...blank, kind: p.kind, title: p.title, plot: false, chart, determination: null, tables: [], note: p.note})
   })
   // Datasheet claims vs measured (pts verify), before the parameters; not a SNIA plot, so no "Plot A.n".
   if (input.claims) {

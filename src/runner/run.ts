@@ -15,8 +15,8 @@ import {dirname, join} from 'node:path'
 import {EXIT, FioFailedError, FioOutputError, InterruptedError, PtsError} from '../errors.js'
 import * as M from '../messages.js'
 import {FioEngine, gateNote, GATE_NOTE, type StartedJob} from '../engine/fio.js'
-import {stripHooks} from '../engine/jobfile.js'
-import {jobBytes, jobRuntimeSec, parseFioJson, type ParsedFio} from '../engine/parse.js'
+import {perSecondJob, perSecondPrefix, stripHooks} from '../engine/jobfile.js'
+import {jobBytes, jobRuntimeSec, parseFioJson, perSecondTrace, type ParsedFio} from '../engine/parse.js'
 import {type Measurement} from '../model/results.js'
 import type {ResolvedTarget} from '../device/target.js'
 import {runPurge} from '../device/purge.js'
@@ -32,7 +32,7 @@ import {blockSizeLabel, formatBytes, formatDuration} from '../units.js'
 import type {PlannedPhase, ProgramPlan, ResolvedWorkload} from '../plan/expand.js'
 import {burstComment, fillPieceJob, programJob, programWipcJob, seriesSampleJob, stepSeed} from '../engine/job.js'
 import {firstStreamStarts, nextStreamStarts, streamAdvance} from '../plan/stream.js'
-import {type PhaseResult, type ProgramResults, type SeriesSample, type StepResult, type StepTiming} from '../model/results.js'
+import {type PerSecondTrace, type PhaseResult, type ProgramResults, type SeriesSample, type StepResult, type StepTiming} from '../model/results.js'
 import {userParameter} from '../model/wording.js'
 import {DEFAULT_MAX_GAP_MS, durationText, gapMs, gapText, runTimingReview, stepTiming, timingFindings} from '../analysis/timing.js'
 import {stepsOf} from '../analysis/steps.js'
@@ -105,7 +105,7 @@ type Step =
   | {kind: 'fill'; pass: number; index: number}
 
 /** A step's I/O start and end (ns since the epoch) and its timing (absent for a job that is not time-based). */
-interface StepTimes { startNs: bigint; endNs: bigint; timing?: StepTiming }
+interface StepTimes { startNs: bigint; endNs: bigint; timing?: StepTiming; perSecond?: PerSecondTrace }
 
 const iso = (d: Date) => d.toISOString()
 const nsToIso = (ns: bigint) => new Date(Number(ns / 1_000_000n)).toISOString()
@@ -126,7 +126,7 @@ export function initialProgramResults(plan: ProgramPlan, runId: string): Program
       onNoSteadyState: o.onNoSteadyState, roundCap: o.roundCap, wipcMultiple: o.wipcMultiple, timeScale: o.timeScale,
       ioengine: o.ioengine, seed: o.seed, workload: plan.selectedWorkload?.key ?? null, workloadLabel: plan.selectedWorkload?.label ?? null,
       ceilingMs: plan.phases.find(p => p.kind === 'operating-points') ? (plan.phases.find(p => p.kind === 'operating-points') as {ceilingMs: number}).ceilingMs : null,
-      maxSeconds: o.maxSeconds, maxWrittenBytes: o.maxWrittenBytes, steadyStateExit: o.steadyStateExit,
+      maxSeconds: o.maxSeconds, maxWrittenBytes: o.maxWrittenBytes, steadyStateExit: o.steadyStateExit, ...(o.perSecond ? {perSecond: true} : {}),
       activeRangePct: plan.profile.activeRangePct, activeRangeBytes: plan.activeRangeBytes,
       preconditionActiveRangePct: plan.profile.preconditionActiveRangePct, preconditionActiveRangeBytes: plan.preconditionActiveRangeBytes,
       writeCacheRequired: plan.profile.writeCache, dataPattern: 'random', capacityBytes: plan.target.sizeBytes,
@@ -293,12 +293,14 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       store.ensureDir(dirname(j.rel))
       // fio runs the job with the gate hooks; the run stores it without them, byte for byte
       // otherwise, so that plain `fio <job>` repeats the step (the hooks: raw/fio-gate.txt)
-      const ran = j.text(hooks)
+      // --per-second: fio logs every second of the step (not WIPC) in its working folder, under a name unique in the run
+      const logs = plan.options.perSecond === true && s.kind !== 'wipc' ? perSecondPrefix(j.rel) : null
+      const ran = logs === null ? j.text(hooks) : perSecondJob(j.text(hooks), logs)
       store.writeRaw(`${j.rel}.fio`, stripHooks(ran), sync)
       const started = await engine.start(my, ran, store.path(`${j.rel}.json`), gated, j.format ?? 'json')
       live.add(started)
       void started.exited.then(() => live.delete(started))
-      return {step: s, job: started, rel: j.rel, plannedSec: jobRuntimeSec(ran)}
+      return {step: s, job: started, rel: j.rel, plannedSec: jobRuntimeSec(ran), logs}
     }
     /** Where the current step's wall time is measured from: the pipeline's start, the previous step's end, or the end of the host idle after it. */
     let mark = Date.now()
@@ -352,7 +354,15 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       const judged = timing && firstOfPipeline ? {...timing, gapBeforeMs: null} : timing
       firstOfPipeline = false
       if (judged) for (const f of timingFindings(judged, `${cur.rel}.json`, DEFAULT_MAX_GAP_MS)) progress.note(`timing: ${f.text}; pts audit will fail this run`)
-      const decision = onDone(cur.step, m, parsed, {startNs, endNs, timing}, cur.rel)
+      // the per-second logs fio wrote: stored beside the step's job (<step>_iops.1.log, ...) and read once
+      let perSecond: PerSecondTrace | undefined
+      const prefix = cur.logs
+      if (prefix !== null) {
+        const files = engine.takeLogs(prefix).map(f => ({name: `${cur.rel.split('/').at(-1)}${f.name.slice(prefix.length)}`, text: f.text}))
+        for (const f of files) store.writeRaw(`${dirname(cur.rel)}/${f.name}`, f.text, false)
+        perSecond = {logs: files.map(f => `${dirname(cur.rel)}/${f.name}`), seconds: perSecondTrace(files)}
+      }
+      const decision = onDone(cur.step, m, parsed, {startNs, endNs, timing, ...(perSecond ? {perSecond} : {})}, cur.rel)
       if (LOOKAHEAD === 0) {
         // the next job depends on this step's output: start it first and make its job file and
         // results.json durable while it runs, so that the disk's fsync latency does not add to
@@ -403,7 +413,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   const stepResult = (index: number, id: string, w: ResolvedWorkload & {label: string}, m: Measurement, t: StepTimes, seed: number, rel: string): StepResult => ({
     index, id, label: w.label, readPct: w.readPct, blockSizeBytes: w.blockSizeBytes, threadCount: w.threadCount, queueDepth: w.queueDepth,
     startedAt: nsToIso(t.startNs), finishedAt: nsToIso(t.endNs), startNs: t.startNs.toString(), endNs: t.endNs.toString(), seed,
-    raw: {json: `${rel}.json`, job: `${rel}.fio`}, ...m, ...(t.timing ? {timing: t.timing} : {}),
+    raw: {json: `${rel}.json`, job: `${rel}.fio`}, ...m, ...(t.timing ? {timing: t.timing} : {}), ...(t.perSecond ? {perSecond: t.perSecond} : {}),
   })
 
   try {

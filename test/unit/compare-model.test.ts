@@ -30,6 +30,7 @@ interface RunSpec {
   kind?: 'file' | 'block'
   model?: string | null
   serial?: string | null
+  firmware?: string
   mixes?: number[]
   sizes?: number[]
   /** Window-average IOPS per point (mix, block size). */
@@ -65,7 +66,7 @@ function mkRun(s: RunSpec = {}): CompareRunInput & {results: LoopView} {
   const windowAverages: LoopWindowAverage[] = window === null ? [] : points
   const kind = s.kind ?? 'block'
   const identity: DeviceIdentity = {vendor: kind === 'file' ? null : 'ACME', model: s.model === undefined ? (kind === 'file' ? 'regular file' : 'X1') : s.model,
-    serial: s.serial === undefined ? (kind === 'file' ? null : 'SN1') : s.serial, firmware: kind === 'file' ? null : '1.0', capacityBytes: 1e12,
+    serial: s.serial === undefined ? (kind === 'file' ? null : 'SN1') : s.serial, firmware: kind === 'file' ? null : s.firmware ?? '1.0', capacityBytes: 1e12,
     interface: kind === 'file' ? 'file' : 'nvme', logicalSectorBytes: 512, physicalSectorBytes: 4096, rotational: false, writeCache: 'disabled'}
   const runId = s.runId ?? 'run-1'
   const status = s.status ?? 'complete'
@@ -245,6 +246,8 @@ describe('compare model (src/compare/model.ts)', () => {
       {name: 'file targets (model "regular file") are not drives', runs: [{kind: 'file'}, {kind: 'file'}], samples: false, reason: /R1, R2 are file targets/},
       {name: 'forced with --samples', runs: [{kind: 'file'}, {kind: 'file'}], force: true, samples: true, reason: /--samples was given \(n=2/},
       {name: 'forced with three runs', runs: [{model: 'X1'}, {model: 'X2'}, {model: 'X3'}], force: true, samples: true, reason: /--samples was given$/},
+      {name: 'two runs of one model, firmware differs: firmware A/B', runs: [{serial: 'A', firmware: 'MU01'}, {serial: 'A', firmware: 'MU02'}], samples: false, reason: /^Firmware A\/B: both runs are of model X1, R1 = A \(firmware MU01\), R2 = B \(firmware MU02\); every ratio R2 \/ R1 is B \/ A/},
+      {name: 'three runs of one model, one firmware differs: still samples', runs: [{serial: 'A', firmware: 'MU01'}, {serial: 'B', firmware: 'MU02'}, {serial: 'C'}], samples: true, reason: /All 3 runs are of model X1/},
     ]
     for (const c of cases) {
       it(`${c.name} -> ${c.samples ? 'samples' : 'not samples'}`, () => {
@@ -253,6 +256,14 @@ describe('compare model (src/compare/model.ts)', () => {
         expect(v.reason).to.match(c.reason)
       })
     }
+  })
+
+  it('firmware A/B: the runs are labelled A and B with their firmware (unless --label is given)', () => {
+    const runs = [mkRun({serial: 'A', firmware: 'MU01'}), mkRun({runId: 'run-2', serial: 'A', firmware: 'MU02'})]
+    const m = buildCompareModel(runs, {generatedAt: '2026-12-01T00:00:00Z'})
+    expect(m.runs.map(r => r.label.split(' - ')[0])).to.deep.equal(['A: firmware MU01', 'B: firmware MU02'])
+    expect(m.samples.firmwareAB).to.deep.equal({a: 'MU01', b: 'MU02'})
+    expect(buildCompareModel(runs, {generatedAt: '2026-12-01T00:00:00Z', labels: ['old', 'new']}).runs.map(r => r.label)).to.deep.equal(['old', 'new'])
   })
 
   describe('differences in conditions', () => {

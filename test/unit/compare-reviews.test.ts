@@ -1,0 +1,81 @@
+/**
+ * pts compare of review runs (pure model): three real fob-ss runs (test/fixtures/review-runs,
+ * README there) compared sweep by sweep, point by point, with their ratios to the first run and,
+ * as samples of one model, the per-point minimum, median, maximum and CV. Every expected value is
+ * read from the runs' results.json.
+ */
+import {expect} from 'chai'
+import {loadCompareRuns} from '../../src/compare/load.js'
+import {buildCompareModel} from '../../src/compare/model.js'
+import {buildCompareChartSpecs} from '../../src/compare/charts.js'
+import {comparePhases, loopTables, type LoopPhaseCompare} from '../../src/compare/phases.js'
+import {sampleStats} from '../../src/compare/table.js'
+import {fixed} from '../../src/report/format.js'
+import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
+
+const DIRS = [1, 2, 3].map(k => `test/fixtures/review-runs/fob-ss-${k}`)
+const AT = '2026-12-04T00:00:00Z'
+const keys = DIRS.map((_, i) => ({key: `R${i + 1}`, name: `run ${i + 1}`}))
+const sweep = (r: ProgramResults, id: string) => r.phases.find(p => p.kind === 'sweep' && p.id === id) as Extract<PhaseResult, {kind: 'sweep'}>
+
+describe('pts compare of fob-ss review runs (real stored runs, pure model)', () => {
+  const inputs = loadCompareRuns(DIRS)
+  const programs = inputs.map(x => x.program!)
+
+  it('each sweep (FOB, steady state) is compared point by point: every run\'s stored value', () => {
+    const phases = comparePhases(programs, keys).filter((c): c is LoopPhaseCompare => c.kind === 'loop' && c.sweep === true)
+    expect(phases.map(c => c.id)).to.deep.equal(['fob', 'ss'])
+    for (const c of phases) {
+      expect(c.points.map(p => p.id)).to.deep.equal(sweep(programs[0], c.id).points.map(p => p.id))
+      c.points.forEach((p, i) => programs.forEach((r, k) => {
+        const s = sweep(r, c.id).points[i]
+        expect(p.runs[k]).to.deep.equal({iops: s.iops, mbPerSec: s.bwBytesPerSec / 1e6, latMeanMs: s.latMeanNs / 1e6})
+      }))
+    }
+  })
+
+  it('3 runs as samples: per metric a table of each run, Rk / R1, and min, median, max, CV per point', () => {
+    const c = comparePhases(programs, keys).find(x => x.id === 'fob') as LoopPhaseCompare
+    const [iops] = loopTables(c, keys, true)
+    expect(iops.heading).to.equal('fob: IOPS (read + write), each point measured once (every point RND 4KiB); sample variation over the 3 runs')
+    expect(iops.columns).to.deep.equal(['Point', 'R1', 'R2', 'R2 / R1', 'R3', 'R3 / R1', 'Min', 'Median', 'Max', 'CV'])
+    iops.rows.forEach((row, i) => {
+      const vs = programs.map(r => sweep(r, 'fob').points[i].iops)
+      const st = sampleStats(vs)
+      const texts = row.cells.map(x => x.text)
+      // ratio cells carry a mark when outside 0.90-1.10 ("2.02 ▲")
+      expect([texts[0], texts[1], texts[3], ...texts.slice(5)]).to.deep.equal([fixed(vs[0], 0), fixed(vs[1], 0), fixed(vs[2], 0), fixed(st.min, 0), fixed(st.median, 0), fixed(st.max, 0), `${fixed(st.cvPct, 1)} %`])
+      expect(texts[2].split(' ')[0]).to.equal((vs[1] / vs[0]).toFixed(2))
+      expect(texts[4].split(' ')[0]).to.equal((vs[2] / vs[0]).toFixed(2))
+    })
+    // not samples (another model, or files without --samples): no variation columns
+    expect(loopTables(c, keys, false)[0].columns).to.deep.equal(['Point', 'R1', 'R2', 'R2 / R1', 'R3', 'R3 / R1'])
+  })
+
+  it('the report model: one page per sweep, titled as a sweep (no measurement window); file targets are samples only with --samples', () => {
+    const forced = buildCompareModel(inputs, {generatedAt: AT, samples: true})
+    const pages = forced.pages.filter(p => p.kind === 'cphase' && /^Sweep .* - Values and Ratios/.test(p.title))
+    expect(pages.map(p => p.title.replace(/ \(\d of \d\)$/, ''))).to.include.members(['Sweep fob - IOPS, MB/s and Mean Response Time per Point - Values and Ratios', 'Sweep ss - IOPS, MB/s and Mean Response Time per Point - Values and Ratios'])
+    for (const p of pages) expect(p.note).to.match(/^Sweep (fob|ss) \(.*\): each point of each run measured once \(one fio step, no steady-state window\)/)
+    expect(pages.flatMap(p => p.tables).some(t => t.columns.includes('CV'))).to.equal(true)
+    // the three runs are on file targets: without --samples they are not called sample variation
+    const plain = buildCompareModel(inputs, {generatedAt: AT})
+    expect(plain.pages.flatMap(p => p.tables).some(t => t.columns.includes('CV') && /each point measured once/.test(t.heading))).to.equal(false)
+  })
+
+  it('overlaid QD curves: a chart page per sweep, IOPS against queue depth, one line per run and workload, from the stored points', () => {
+    const model = buildCompareModel(inputs, {generatedAt: AT, samples: true})
+    const page = model.pages.find(p => p.title === 'Sweep fob - IOPS vs Queue Depth, Run by Run')!
+    expect(page.chart).to.equal('qd-fob')
+    const spec = buildCompareChartSpecs(model)['qd-fob'] as unknown as {data: {values: Array<{run: string; workload: string; qd: number; iops: number}>}}
+    const fob = programs.map(r => sweep(r, 'fob').points)
+    expect(spec.data.values.length).to.equal(fob.flat().length)
+    for (const v of spec.data.values) {
+      const k = Number(/^R(\d+):/.exec(v.run)![1]) - 1
+      const p = fob[k].find(q => q.queueDepth === v.qd && q.label.startsWith(v.workload + ' TC'))!
+      expect(v.iops).to.equal(p.iops)
+    }
+    expect([...new Set(spec.data.values.map(v => v.workload))]).to.deep.equal(['RND 4KiB R', 'RND 4KiB W', 'RND 4KiB R/W 70/30'])
+    expect([...new Set(spec.data.values.map(v => v.qd))]).to.deep.equal([1, 32])
+  })
+})
