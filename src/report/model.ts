@@ -54,6 +54,8 @@ export interface ProgramSection {
   verdictDetail: string
   /** Extra rows of the summary page's device block (IOPS: rounds run). */
   summaryRows?: KV[]
+  /** Review tests (not SNIA PTS): the title bar's left lines, the profile shown after the revision, the headline heading and the how-to-read text, in place of the PTS ones. */
+  review?: {issuer: string[]; profile: string; headlineHeading: string; howToRead: string[]}
   pages: ProgramPageSpec[]
 }
 
@@ -118,9 +120,10 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     reportDate: fmtInstant(input.generatedAt),
     runFinish: fmtInstant(m.finishedAt),
     title: `${testName(r.test)} - Report Page`,
+    ...(section.review ? {issuer: section.review.issuer} : {}),
     subtitle: section.subtitle,
     revision: revisionLabel(r.revision),
-    profile: cap(r.profile),
+    profile: section.review ? section.review.profile : cap(r.profile),
     vendor: vendorOf(m),
     model: none(id.model),
     testedBy: testedBy(m),
@@ -188,7 +191,8 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     deviations: header.deviations,
     runStatus: r.status,
     timing: timingSummary(r, m),
-    howToRead: HOW_TO_READ,
+    howToRead: section.review?.howToRead ?? HOW_TO_READ,
+    ...(section.review ? {headlineHeading: section.review.headlineHeading} : {}),
   }
   const drafts: Draft[] = [{...blank, kind: 'summary', title: `${testName(r.test)} - Summary`, plot: false, summary}]
   section.pages.forEach((p, i) => {

@@ -32,6 +32,8 @@ export interface ReportHeader {
   runFinish: string
   /** "IOPS Test - Report Page" (digest B §6.1 title bar). */
   title: string
+  /** Left of the title bar, one entry a line; absent: the SNIA template's "SNIA SSS TWG / Solid State Storage Performance Test Specification". */
+  issuer?: string[]
   subtitle: string
   revision: string
   profile: string
@@ -118,6 +120,8 @@ export interface SummaryData {
   /** The run-timing checks of pts audit (durations and idle gaps), from results.json (report/model.ts timingSummary). */
   timing: {ok: boolean; verdict: 'PASS' | 'FAIL'; lines: string[]}
   howToRead: string[]
+  /** Heading of the headline results; absent: "Headline results (window averages)". */
+  headlineHeading?: string
 }
 
 export type PageKind = 'summary' | 'chart' | 'closeup' | 'table' | 'tables' | 'claims' | 'params' | 'appendix'
