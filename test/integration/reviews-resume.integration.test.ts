@@ -8,10 +8,11 @@
  */
 import {expect} from 'chai'
 import {spawn, type ChildProcess} from 'node:child_process'
-import {cpSync, existsSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
+import {existsSync, readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {ROOT, runCli} from '../helpers/cli.js'
 import {useTmpDir} from '../helpers/tmp.js'
+import {reviewSpecsCopy} from '../helpers/review-specs.js'
 import {check} from '../../src/validate.js'
 import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
 import type {RunManifest} from '../../src/model/manifest.js'
@@ -20,17 +21,10 @@ const readJson = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
 
 function smallSpecs(dir: string): string {
-  const root = join(dir, 'specs')
-  cpSync(join(ROOT, 'specs'), root, {recursive: true})
-  const edit = (test: string, f: (s: Record<string, any>) => void) => {
-    const p = join(root, 'reviews', `${test}.json`)
-    const s = readJson<Record<string, any>>(p)
-    f(s)
-    writeFileSync(p, JSON.stringify(s, null, 2))
-  }
-  edit('transfer-sizes', s => { s.phases[0].loops[0].values = [4096, 1048576] })
-  edit('fill', s => { s.phases[0].steps = 4; s.phases[0].passes = 2 })
-  return root
+  return reviewSpecsCopy(dir, {
+    'transfer-sizes': s => { s.phases[0].loops[0].values = [4096, 1048576] },
+    fill: s => { s.phases[0].steps = 4; s.phases[0].passes = 2 },
+  })
 }
 
 /** How many steps of phase `id` results.json holds now (0 while it cannot be read). */

@@ -8,11 +8,12 @@
  */
 import {expect} from 'chai'
 import {execFileSync} from 'node:child_process'
-import {closeSync, cpSync, ftruncateSync, openSync, readFileSync, writeFileSync} from 'node:fs'
+import {closeSync, ftruncateSync, openSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {ROOT, runCli} from '../helpers/cli.js'
+import {runCli} from '../helpers/cli.js'
 import {requireRoot} from '../helpers/requires.js'
 import {useTmpDir} from '../helpers/tmp.js'
+import {reviewSpecsCopy} from '../helpers/review-specs.js'
 import {check} from '../../src/validate.js'
 import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
 import {reviewSource} from '../../src/model/tests.js'
@@ -34,21 +35,14 @@ const phase = <K extends PhaseResult['kind']>(r: ProgramResults, id: string, kin
 
 /** A copy of specs/ whose review tests are smaller (every value is a definition parameter). */
 function smallSpecs(dir: string): string {
-  const root = join(dir, 'specs')
-  cpSync(join(ROOT, 'specs'), root, {recursive: true})
-  const edit = (test: string, f: (s: Record<string, any>) => void) => {
-    const p = join(root, 'reviews', `${test}.json`)
-    const s = readJson<Record<string, any>>(p)
-    f(s)
-    writeFileSync(p, JSON.stringify(s, null, 2))
-  }
-  edit('fob-ss', s => {
-    for (const ph of s.phases) if (ph.kind === 'sweep') ph.loops[1].values = [1, 4]
-    s.phases.find((ph: {id: string}) => ph.id === 'rnd-precondition').durationSeconds = 5000 // 1 s at time scale 0.0002: 5 samples
+  return reviewSpecsCopy(dir, {
+    'fob-ss': s => {
+      for (const ph of s.phases) if (ph.kind === 'sweep') ph.loops[1].values = [1, 4]
+      s.phases.find((ph: {id: string}) => ph.id === 'rnd-precondition').durationSeconds = 5000 // 1 s at time scale 0.0002: 5 samples
+    },
+    'transfer-sizes': s => { s.phases[0].loops[0].values = [512, 4194304] },
+    fill: s => { s.phases[0].steps = 8 },
   })
-  edit('transfer-sizes', s => { s.phases[0].loops[0].values = [512, 4194304] })
-  edit('fill', s => { s.phases[0].steps = 8 })
-  return root
 }
 
 /** What each review report's "How to read this report" says of its own test (words that fail on the PTS text). */
