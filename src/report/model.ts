@@ -58,6 +58,8 @@ export interface ProgramSection {
   verdictDetail: string
   /** Extra rows of the summary page's device block (IOPS: rounds run). */
   summaryRows?: KV[]
+  /** Review tests (not SNIA PTS): the title bar's left lines, the profile shown after the revision, the headline heading and the how-to-read text, in place of the PTS ones. */
+  review?: {issuer: string[]; profile: string; headlineHeading: string; howToRead: string[]}
   pages: ProgramPageSpec[]
 }
 
@@ -122,9 +124,10 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     reportDate: fmtInstant(input.generatedAt),
     runFinish: fmtInstant(m.finishedAt),
     title: `${testName(r.test)} - Report Page`,
+    ...(section.review ? {issuer: section.review.issuer} : {}),
     subtitle: section.subtitle,
     revision: revisionLabel(r.revision),
-    profile: cap(r.profile),
+    profile: section.review ? section.review.profile : cap(r.profile),
     vendor: vendorOf(m),
     model: none(id.model),
     testedBy: testedBy(m),
@@ -203,7 +206,8 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     runStatus: r.status,
     timing: timingSummary(r, m),
     health: {warning: health.view.warnings.length > 0, text: health.view.summary},
-    howToRead: HOW_TO_READ,
+    howToRead: section.review?.howToRead ?? HOW_TO_READ,
+    ...(section.review ? {headlineHeading: section.review.headlineHeading} : {}),
   }
   const drafts: Draft[] = [{...blank, kind: 'summary', title: `${testName(r.test)} - Summary`, plot: false, summary}]
   section.pages.forEach((p, i) => {

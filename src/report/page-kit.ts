@@ -32,6 +32,8 @@ export interface ReportHeader {
   runFinish: string
   /** "IOPS Test - Report Page" (digest B §6.1 title bar). */
   title: string
+  /** Left of the title bar, one entry a line; absent: the SNIA template's "SNIA SSS TWG / Solid State Storage Performance Test Specification". */
+  issuer?: string[]
   subtitle: string
   revision: string
   profile: string
@@ -122,6 +124,8 @@ export interface SummaryData {
   /** The drive health line (report/pages/health.ts): a warning when the drive throttled or raised a critical warning; absent in models of earlier versions. */
   health?: {warning: boolean; text: string}
   howToRead: string[]
+  /** Heading of the headline results; absent: "Headline results (window averages)". */
+  headlineHeading?: string
 }
 
 export type PageKind = 'summary' | 'chart' | 'closeup' | 'table' | 'tables' | 'claims' | 'params' | 'appendix'

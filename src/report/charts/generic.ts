@@ -56,7 +56,7 @@ export function lineChart(rows: XYRow[], o: LineChartOptions): TopLevelSpec {
 }
 
 /** Grouped bars: one group per category, one bar per series. */
-export function barChart(rows: Array<{category: string; series: string; value: number}>, o: {xTitle: string; yTitle: string; categories?: string[]; series?: string[]; logY?: boolean}): TopLevelSpec {
+export function barChart(rows: Array<{category: string; series: string; value: number}>, o: {xTitle: string; yTitle: string; categories?: string[]; series?: string[]; logY?: boolean; labelAngle?: number}): TopLevelSpec {
   const categories = o.categories ?? [...new Set(rows.map(r => r.category))]
   const series = o.series ?? [...new Set(rows.map(r => r.series))]
   return {
@@ -64,7 +64,7 @@ export function barChart(rows: Array<{category: string; series: string; value: n
     data: {values: rows},
     mark: {type: 'bar'},
     encoding: {
-      x: {field: 'category', type: 'nominal', title: o.xTitle, sort: categories, axis: {labelAngle: 0}},
+      x: {field: 'category', type: 'nominal', title: o.xTitle, sort: categories, axis: {labelAngle: o.labelAngle ?? 0, ...(o.labelAngle ? {labelOverlap: false} : {})}},
       xOffset: {field: 'series', type: 'nominal', sort: series},
       y: {field: 'value', type: 'quantitative', title: o.yTitle, scale: {type: o.logY ? 'log' : 'linear'}, axis: {format: ',.3~f'}},
       color: {field: 'series', type: 'nominal', title: null, sort: series, scale: {domain: series, range: SERIES_COLORS}, legend: {orient: 'bottom'}},

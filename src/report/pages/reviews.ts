@@ -21,14 +21,22 @@ export function reviewNotice(test: string): string {
   return `${testName(test)}: a review test, not part of the SNIA PTS. It comes from ${reviewSource(test) ?? 'a drive review'}; its results are not PTS results and have no steady-state verdict.`
 }
 
-const steadyNone = {text: 'none (review test)', achieved: true}
+const steadyNone = {text: 'not applicable (review test)', achieved: true}
 
-function base(input: ProgramReportInput, subtitle: string, pages: ProgramPageSpec[], headline: ProgramSection['headline'], test: ProgramSection['test'], setup: ProgramSection['setup'] = []): ProgramSection {
+/** The how-to-read lines every review report shares, after the test's own. */
+const HOW_TO_READ_COMMON = [
+  'No result here is a PTS result, and the run is never SNIA compliant (the header says why on every page): there are no rounds, no measurement window and no steady-state check; each point is measured once.',
+  'IOPS: read + write completions per second. MB/s is decimal (10^6 B/s); block sizes are binary (KiB = 1024 B); response times are fio\'s total latency (submission + completion) in ms.',
+  'The parameters table lists every constant of the test and its source (the review, or pts\'s choice); the appendix gives the seal of the raw data and how to check it.',
+]
+
+function base(input: ProgramReportInput, subtitle: string, pages: ProgramPageSpec[], headline: ProgramSection['headline'], test: ProgramSection['test'], setup: ProgramSection['setup'], howToRead: string[]): ProgramSection {
   const r = input.results
   const notice = reviewNotice(r.test)
   if (pages[0]) pages[0].note = `${notice} ${pages[0].note ?? ''}`.trim()
   return {
     subtitle, setup: [{label: 'Test Kind', value: 'review test, not SNIA PTS'}, ...setup], test, steadyState: steadyNone, headline,
+    review: {issuer: ['pts review test', 'not part of the SNIA PTS'], profile: '', headlineHeading: 'Headline results (each point measured once)', howToRead: [...howToRead, ...HOW_TO_READ_COMMON]},
     verdict: r.status === 'complete' ? 'Review test complete (not a SNIA PTS result)' : `Review test ${r.status} (not a SNIA PTS result)`,
     verdictDetail: notice, pages,
   }
@@ -57,10 +65,16 @@ export function fobSsPages(input: ProgramReportInput): ProgramSection {
       note: `The random-write preconditioning between the two sweeps: ${pre.samples.length} samples of ${formatDuration(pre.sampleSeconds)}.`})
   }
   const w = rows.find(x => x.readPct === 0 && x.queueDepth === 32) ?? rows.find(x => x.readPct === 0)
+  const qds = [...new Set(rows.map(x => x.queueDepth))]
+  const point = formatDuration(phasesOf(r, 'sweep')[0]?.pointSeconds ?? 0)
+  const howTo = [
+    `The FOB sweep (RND 4KiB ${mixes.map(mixName).join(', ')}, TC 1, QD ${qds.join(', ')}; each point once for ${point}) on the purged drive, then preconditioning (SEQ 128KiB W of the capacity twice, then RND 4KiB W${pre ? ` for ${formatDuration(pre.samples.length * pre.sampleSeconds)}` : ''}), then the same sweep again.`,
+    '"Steady state" here is the review\'s name for the drive after that preconditioning, not a PTS steady state. Ratio: steady-state IOPS / FOB IOPS at the same point; below 1.00x the drive is slower once written over.',
+  ]
   return base(input, 'FOB-SS - RND 4KiB QD sweep, FOB and steady state', pages,
     w ? [{label: `RND 4KiB W QD ${w.queueDepth} FOB`, value: w.fob ? `${int(w.fob.iops)} IOPS` : 'n/a'}, {label: `RND 4KiB W QD ${w.queueDepth} steady state`, value: w.ss ? `${int(w.ss.iops)} IOPS${w.ratio !== null ? ` (${w.ratio.toFixed(2)}x FOB)` : ''}` : 'n/a'}] : [],
-    [{label: 'Test Stimulus', value: 'RND 4KiB R, W, R/W 70/30; TC 1, QD 1-256'}, {label: 'Point Duration', value: `${formatDuration(phasesOf(r, 'sweep')[0]?.pointSeconds ?? 0)} per point, each point once`}],
-    [{label: 'Pre Condition', value: 'FOB: none; steady state: SEQ 128KiB W 2x, then RND 4KiB W'}])
+    [{label: 'Test Stimulus', value: `RND 4KiB ${mixes.map(mixName).join(', ')}; TC 1, QD ${qds.join(', ')}`}, {label: 'Point Duration', value: `${point} per point, each point once`}],
+    [{label: 'Pre Condition', value: 'FOB: none; steady state: SEQ 128KiB W 2x, then RND 4KiB W'}], howTo)
 }
 
 export function consistencyPages(input: ProgramReportInput): ProgramSection {
@@ -71,26 +85,30 @@ export function consistencyPages(input: ProgramReportInput): ProgramSection {
   const unit = mbps ? 'MB/s' : 'IOPS'
   const levelOf = (id: string) => /(\d+)$/.exec(id)?.[1] ?? id
   const sec = series[0]?.sampleSeconds ?? 1
+  const per = sec === 1 ? 'per second' : `per ${formatDuration(sec)} sample`
   const pages: ProgramPageSpec[] = []
   const traces = series.flatMap(p => p.samples.map((s, i) => ({x: (i + 1) * p.sampleSeconds, y: value(s), series: `${levelOf(p.id)} % fill`})))
-  pages.push({kind: 'chart', title: `${r.test.toUpperCase()} - ${unit} per second`, chart: lineChart(traces, {xTitle: 'Time (s)', yTitle: unit, points: false}),
+  pages.push({kind: 'chart', title: `${r.test.toUpperCase()} - ${unit} ${per}`, chart: lineChart(traces, {xTitle: 'Time (s)', yTitle: unit, points: false}),
     note: `${unit} of every ${formatDuration(sec)} sample (each its own fio step), each fill level from its own purge; the levels side by side on one time axis.`})
   for (const p of series) {
     const lat = p.samples.flatMap((s, i) => [{x: (i + 1) * p.sampleSeconds, y: Math.max(1e-3, s.latMeanNs / 1e6), series: 'mean'}, {x: (i + 1) * p.sampleSeconds, y: Math.max(1e-3, s.latMaxNs / 1e6), series: 'max'}])
-    pages.push({kind: 'chart', title: `${r.test.toUpperCase()} - ${levelOf(p.id)} % fill - response time per second`, chart: lineChart(lat, {xTitle: 'Time (s)', yTitle: 'Response time (ms)', logY: true, points: false, series: ['mean', 'max']}),
-      note: 'Mean and maximum response time (fio total latency) of every sample: the maximum is the slowest IO of that second.'})
+    pages.push({kind: 'chart', title: `${r.test.toUpperCase()} - ${levelOf(p.id)} % fill - response time ${per}`, chart: lineChart(lat, {xTitle: 'Time (s)', yTitle: 'Response time (ms)', logY: true, points: false, series: ['mean', 'max']}),
+      note: 'Mean and maximum response time (fio total latency) of every sample: the maximum is the slowest IO of that sample.'})
   }
   const stats = series.map(p => ({p, s: traceStats(p.samples.map(value))}))
-  pages.push({kind: 'table', title: `${r.test.toUpperCase()} - Statistics`, tables: [{heading: `Per-second ${unit}, each fill level`,
+  pages.push({kind: 'table', title: `${r.test.toUpperCase()} - Statistics`, tables: [{heading: `${unit} ${per}, each fill level`,
     columns: ['Fill level', 'Samples', 'Min', 'P1', 'Median', 'P99', 'Max', 'Mean', 'CV', 'Floor', 'Floor reached at'],
     rows: stats.map(({p, s}) => ({label: `${levelOf(p.id)} %`, cells: [String(s.samples), ...[s.min, s.p1, s.p50, s.p99, s.max, s.mean].map(x => (mbps ? fmtMBps(x * 1e6) : int(x))), s.cv === null ? 'n/a' : `${(s.cv * 100).toFixed(1)} %`,
       mbps ? fmtMBps(s.floor * 1e6) : int(s.floor), s.floorFrom === null ? 'n/a' : `${+((s.floorFrom + 1) * p.sampleSeconds).toFixed(3)} s`]})),
     note: 'CV: standard deviation / mean. Floor: the mean of the last tenth of the samples. Floor reached at: the first time from which every rolling average (over a twentieth of the samples) stays within 10 % above the floor.'}]})
-  const last = stats.at(-1)
+  const howTo = [
+    `Per fill level (${series.map(p => `${levelOf(p.id)} %`).join(', ')} of the capacity): purge, ${mbps ? '' : 'SEQ 128KiB W of that share twice, '}then RND ${mbps ? '128KiB' : '4KiB'} W at TC 1/QD 32 over that share for a fixed time, in samples of ${formatDuration(sec)} (each its own fio step).`,
+    'The traces show how far the drive falls once its spare area is used and how evenly it writes after that; the floor (mean of the last tenth) describes the end of the trace, not a PTS steady state.',
+  ]
   return base(input, r.test === 'consistency-128k' ? 'CONSISTENCY-128K - RND 128KiB W QD 32 per second' : 'CONSISTENCY - RND 4KiB W QD 32 per second', pages,
     stats.map(({p, s}) => ({label: `${levelOf(p.id)} % fill: mean / floor`, value: `${mbps ? fmtMBps(s.mean * 1e6) : int(s.mean)} / ${mbps ? fmtMBps(s.floor * 1e6) : int(s.floor)} ${unit}`})),
     [{label: 'Test Stimulus', value: `${mbps ? 'RND 128KiB W' : 'RND 4KiB W'}, TC 1/QD 32`}, {label: 'Duration', value: `${series.map(p => `${levelOf(p.id)} %: ${formatDuration(p.samples.length * p.sampleSeconds)}`).join(', ')} in samples of ${formatDuration(sec)}`}],
-    [{label: 'Pre Condition', value: mbps ? 'purge per fill level' : 'purge, then SEQ 128KiB W of the fill level twice'}, ...(last ? [] : [])])
+    [{label: 'Pre Condition', value: mbps ? 'purge per fill level' : 'purge, then SEQ 128KiB W of the fill level twice'}], howTo)
 }
 
 export function fourCornersPages(input: ProgramReportInput): ProgramSection {
@@ -104,7 +122,7 @@ export function fourCornersPages(input: ProgramReportInput): ProgramSection {
     note: 'MB/s is decimal (10^6 B/s). Compressible vs incompressible: the same RND 4KiB W at QD 3 with fio buffer compression on and off.'}]})
   const compressible = (p: StepResult) => /\d+ % compressible data/.test(p.label)
   const short = (p: StepResult) => `${p.label.slice(0, 3)} ${p.readPct === 100 ? 'R' : 'W'} QD${p.queueDepth}${compressible(p) ? ' comp.' : ''}`
-  pages.push({kind: 'chart', title: 'FOUR-CORNERS - MB/s', chart: barChart(corners.map(p => ({category: short(p), series: 'MB/s', value: p.bwBytesPerSec / 1e6})), {xTitle: 'Corner', yTitle: 'MB/s'}),
+  pages.push({kind: 'chart', title: 'FOUR-CORNERS - MB/s', chart: barChart(corners.map(p => ({category: short(p), series: 'MB/s', value: p.bwBytesPerSec / 1e6})), {xTitle: 'Corner', yTitle: 'MB/s', labelAngle: -30}),
     note: corners.map(p => `${short(p)}: ${p.label}`).join('; ')})
   if (seeks) {
     const bins = seeks.latBins ?? []
@@ -117,9 +135,13 @@ export function fourCornersPages(input: ProgramReportInput): ProgramSection {
       note: 'IOs per response-time bucket (fio total latency).'})
   }
   const clamped = corners.find(p => p.label.includes('clamped'))
+  const howTo = [
+    'Each corner is one fio step of fixed time on the drive as it is (no purge, no preconditioning): RND 4KiB W and R over an 8 GiB span (the whole target if smaller), SEQ 128KiB R and W over the capacity.',
+    `Compressible vs incompressible: the same writes with other data; a gap shows a drive that compresses.${seeks ? ' Random seeks: one 4KiB read at a time anywhere on the device, with percentiles and the distribution.' : ''}`,
+  ]
   return base(input, 'FOUR-CORNERS - RND 4KiB and SEQ 128KiB, random seeks', pages,
     [...corners.map(p => ({label: p.id, value: `${fmtMBps(p.bwBytesPerSec)} MB/s`})), ...(seeks ? [{label: 'Random seeks', value: `${int(seeks.iops)} per second`}] : [])],
-    [{label: 'Test Stimulus', value: 'RND 4KiB QD 3/32, SEQ 128KiB QD 1, seeks QD 1'}, {label: 'Span', value: clamped ? /8 GiB span clamped to [^,]*/.exec(clamped.label)?.[0] ?? 'clamped' : '8 GiB (random corners)'}])
+    [{label: 'Test Stimulus', value: 'RND 4KiB QD 3/32, SEQ 128KiB QD 1, seeks QD 1'}, {label: 'Span', value: clamped ? /8 GiB span clamped to [^,]*/.exec(clamped.label)?.[0] ?? 'clamped' : '8 GiB (random corners)'}], [], howTo)
 }
 
 export function transferSizesPages(input: ProgramReportInput): ProgramSection {
@@ -134,9 +156,12 @@ export function transferSizesPages(input: ProgramReportInput): ProgramSection {
   ]
   const best = (rp: number) => pts.filter(p => p.readPct === rp).sort((a, b) => b.bwBytesPerSec - a.bwBytesPerSec)[0]
   const q = pts[0]
+  const howTo = [
+    `At each of ${sizes.length} block sizes: SEQ W, then SEQ R, from LBA 0 at ${q ? `TC ${q.threadCount}/QD ${q.queueDepth}` : 'one queue depth'}, each one fio step of ${formatDuration(phasesOf(r, 'sweep')[0]?.pointSeconds ?? 0)}, on the drive as it is (no purge, no preconditioning); the chart shows where MB/s reaches the drive's sequential limit.`,
+  ]
   return base(input, 'TRANSFER-SIZES - SEQ R/W, 0.5KiB to 64MiB', pages,
     [0, 100].flatMap(rp => (best(rp) ? [{label: `Best SEQ ${rp === 0 ? 'write' : 'read'}`, value: `${fmtMBps(best(rp).bwBytesPerSec)} MB/s at ${blockSizeLabel(best(rp).blockSizeBytes ?? 0)}`}] : [])),
-    [{label: 'Test Stimulus', value: `SEQ W and R, ${sizes.length} block sizes`}, {label: 'TC/QD', value: q ? `TC ${q.threadCount} / QD ${q.queueDepth}` : 'n/a'}])
+    [{label: 'Test Stimulus', value: `SEQ W and R, ${sizes.length} block sizes`}, {label: 'TC/QD', value: q ? `TC ${q.threadCount} / QD ${q.queueDepth}` : 'n/a'}], [], howTo)
 }
 
 export function fillPages(input: ProgramReportInput): ProgramSection {
@@ -154,7 +179,12 @@ export function fillPages(input: ProgramReportInput): ProgramSection {
       rows: [{label: 'Pieces', cells: [String(steps.length)]}, {label: 'Min', cells: [stats.min.toFixed(1)]}, {label: 'Mean', cells: [stats.mean.toFixed(1)]}, {label: 'Max', cells: [stats.max.toFixed(1)]},
         {label: 'Slowest piece at', cells: [slowest ? `${((slowest.offsetBytes) / cap * 100).toFixed(1)} % of the capacity (pass ${slowest.pass})` : 'n/a']}], note: ''}]},
   ]
+  const passes = fill?.passes ?? 0
+  const pieces = passes > 0 ? steps.length / passes : steps.length
+  const howTo = [
+    `The whole capacity is written sequentially in LBA order, ${passes === 1 ? 'once' : `${passes} times`}, in ${Math.round(pieces)} pieces${steps[0] ? ` of about ${formatBytes(steps[0].sizeBytes)}` : ''} (each its own fio step of exactly its bytes), on the drive as it is; each piece's MB/s is plotted at its position: a drop shows where a write cache ran out or a slower region begins.`,
+  ]
   return base(input, 'FILL - SEQ W over the whole capacity, MB/s by position', pages,
     [{label: 'Mean SEQ write', value: `${stats.mean.toFixed(1)} MB/s`}, {label: 'Min / max', value: `${stats.min.toFixed(1)} / ${stats.max.toFixed(1)} MB/s`}],
-    [{label: 'Test Stimulus', value: steps[0] ? `${steps[0].label}, QD ${steps[0].queueDepth}` : 'n/a'}, {label: 'Passes', value: String(fill?.passes ?? 0)}])
+    [{label: 'Test Stimulus', value: steps[0] ? `${steps[0].label}, QD ${steps[0].queueDepth}` : 'n/a'}, {label: 'Passes', value: String(passes)}], [], howTo)
 }
