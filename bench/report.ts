@@ -13,7 +13,7 @@
 import {spawn} from 'node:child_process'
 import {cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {cpus, loadavg, tmpdir, totalmem} from 'node:os'
-import {join} from 'node:path'
+import {join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {PhaseResult} from '../src/model/results.js'
 import {readStoredRun} from '../src/store/read.js'
@@ -135,7 +135,7 @@ try {
   mkdirSync(outDir)
   const loadBefore = loadavg()[0]
   const ptsBin = process.env.BENCH_PTS_BIN ?? 'bin/run.js'
-  const render = await measured([join(ROOT, ptsBin), 'report', runDir, '--format', 'pdf,html', '--out', outDir])
+  const render = await measured([resolve(ROOT, ptsBin), 'report', runDir, '--format', 'pdf,html', '--out', outDir])
   const loadAfter = loadavg()[0]
   if (render.code !== 0) throw new Error(`report failed (${render.code}): ${render.stderr}`)
   const pdfInfo = await new Promise<string>(res => {
