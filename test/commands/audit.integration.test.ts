@@ -39,8 +39,10 @@ describe('pts audit on a real short run', function () {
     expect(failed(result), JSON.stringify(result.checks.filter(c => c.status === 'fail'), null, 1)).to.deep.equal([])
     expect(code).to.equal(0)
     expect(result.ok).to.equal(true)
-    // every check applies to this IOPS run except the continuity of sequential series, which it has none of, and per-second traces (not asked for)
-    expect(result.checks.filter(c => c.status === 'skip').map(c => [c.id, c.reason])).to.deep.equal([['continuity', 'this test has no sequential series'], ['per-second', 'the run has no per-second traces (pts run --per-second)']])
+    // every check applies to this IOPS run except the continuity of sequential series, which it has none of, the drive
+    // health log, which a file target has none of, and per-second traces (not asked for)
+    expect(result.checks.filter(c => c.status === 'skip').map(c => [c.id, c.reason])).to.deep.equal([['continuity', 'this test has no sequential series'],
+      ['health', 'not available: the target is a regular file, which has no drive health log'], ['per-second', 'the run has no per-second traces (pts run --per-second)']])
     expect(result.checks.map(c => c.id)).to.include.members(['integrity', 'signature', 'measurements', 'steady-state', 'report', 'purge', 'wipc', 'durations', 'loop-order', 'idle-gaps', 'identity', 'job-parameters', 'continuity'])
     expect(check('audit-result.schema.json', result)).to.deep.equal([])
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
