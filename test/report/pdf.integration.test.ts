@@ -37,8 +37,10 @@ describe('pts report (CLI, real Chromium)', function () {
   it('the PDF has the expected page count, A4', async () => {
     const info = await tool('pdfinfo', [join(out, 'acme.pdf')])
     expect(info).to.match(new RegExp(`Pages:\\s+${model.pages.length}\\n`))
-    // 10 report pages and one appendix page (the seal; the file list is in manifest.json)
-    expect(model.pages.length).to.equal(11)
+    // 10 report pages, the drive health page (this run predates health logs: it says they were not recorded)
+    // and one appendix page (the seal; the file list is in manifest.json)
+    expect(model.pages.length).to.equal(12)
+    expect(model.pages.map(p => p.title)).to.include('Drive Health and Temperature')
     expect(info).to.match(/Page size:\s+59[45]\.\d+ x 841\.\d+ pts \(A4\)/)
   })
 
