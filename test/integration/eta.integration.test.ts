@@ -26,7 +26,8 @@ function capture(): {stream: NodeJS.WriteStream; lines: Array<{atMs: number; tex
 }
 
 const seconds = (t: string): number => {
-  const m = /^(?:(\d+)h )?(?:(\d+)m )?(\d+(?:\.\d+)?)s$/.exec(t.trim())
+  // the log line gives the ETA and, after it, the wall-clock finish: "25.5s (done 04:11Z)"
+  const m = /^(?:(\d+)h )?(?:(\d+)m )?(\d+(?:\.\d+)?)s(?: \(done [^)]*\))?$/.exec(t.trim())
   if (!m) throw new Error(`not a duration: ${t}`)
   return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3])
 }
