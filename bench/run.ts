@@ -57,7 +57,7 @@
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {cpus, loadavg, tmpdir} from 'node:os'
+import {cpus, getPriority, loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -75,6 +75,21 @@ const startupRuns = env('BENCH_STARTUP_RUNS', 10)
 const targetsWanted = (process.env.BENCH_TARGETS ?? 'null,ram,file').split(',').map(s => s.trim()).filter(Boolean)
 const PTS_BIN = join(ROOT, process.env.BENCH_PTS_BIN ?? 'bin/run.js')
 // set in main() (importing this module for its helpers creates nothing)
+/**
+ * The nice value the fio side runs at: the one the pts under test starts its fio at, so that both
+ * sides get the same share of a CPU that fio shares with the loop device's kernel workers. pts
+ * since 2026-12-04 starts fio at FIO_NICE (dist/engine/fio.js; -10 when pts runs at nice 0 as
+ * root), older pts at its own (0). BENCH_FIO_NICE overrides it.
+ */
+function fioSideNice(): number {
+  if (process.env.BENCH_FIO_NICE !== undefined) return Number(process.env.BENCH_FIO_NICE)
+  let text = ''
+  try { text = readFileSync(join(ROOT, 'dist/engine/fio.js'), 'utf8') } catch { return 0 }
+  const m = /FIO_NICE = (-?\d+)/.exec(text)
+  return m && process.getuid?.() === 0 && getPriority() === 0 ? Number(m[1]) : 0
+}
+const FIO_SIDE_NICE = fioSideNice()
+
 let work = ''
 let fileTarget = ''
 let NO_CHROMIUM = ''
@@ -127,8 +142,9 @@ function sh(cmd: string, args: string[]): string {
   return r.stdout.trim()
 }
 
-function ptsEnv(specs?: string): NodeJS.ProcessEnv {
-  return {...process.env, ...(specs ? {PTS_SPECS_DIR: specs} : {}), ...(skipReport ? {CHROMIUM_PATH: NO_CHROMIUM} : {})}
+/** pts's environment; `report: false` for `pts plan`, whose preflight fails (exit 12) when Chromium is missing. */
+function ptsEnv(specs?: string, report = true): NodeJS.ProcessEnv {
+  return {...process.env, ...(specs ? {PTS_SPECS_DIR: specs} : {}), ...(skipReport && report ? {CHROMIUM_PATH: NO_CHROMIUM} : {})}
 }
 
 /** `pts run ...`; exit 7 (only the report failed) is fine when results.json was written. */
@@ -146,14 +162,15 @@ function ptsRun(args: string[], out: string, specs?: string): unknown {
 }
 
 function ptsPlan(args: string[], specs?: string): unknown {
-  const r = spawnSync(process.execPath, [PTS_BIN, 'plan', ...args, '--json'], {encoding: 'utf8', env: ptsEnv(specs)})
+  const r = spawnSync(process.execPath, [PTS_BIN, 'plan', ...args, '--json'], {encoding: 'utf8', env: ptsEnv(specs, false)})
   if (r.status !== 0) throw new Error(`pts plan ${args.join(' ')} failed (${r.status}):\n${r.stderr.slice(-2000)}`)
   return JSON.parse(r.stdout)
 }
 
 function fio(jobPath: string, outPath: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const c = spawn('fio', ['--output-format=json', `--output=${outPath}`, jobPath], {cwd: work, stdio: 'ignore'})
+    const args = ['--output-format=json', `--output=${outPath}`, jobPath]
+    const c = FIO_SIDE_NICE === 0 ? spawn('fio', args, {cwd: work, stdio: 'ignore'}) : spawn('nice', ['-n', String(FIO_SIDE_NICE), 'fio', ...args], {cwd: work, stdio: 'ignore'})
     c.on('error', reject)
     c.on('exit', code => (code === 0 ? resolve() : reject(new Error(`fio ${jobPath} exit ${code}`))))
   })
@@ -429,7 +446,7 @@ async function main(): Promise<void> {
   const commit = spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], {encoding: 'utf8'}).stdout.trim() || 'unknown'
   const dirty = spawnSync('git', ['-C', ROOT, 'status', '--porcelain', '--', 'src', 'specs', 'bin'], {encoding: 'utf8'}).stdout.trim() !== ''
   if (staleBuild()) process.stderr.write('WARNING: src/ is newer than dist/ (or no dist/): run `npm run build` first, or set BENCH_PTS_BIN=bin/dev.js\n')
-  process.stderr.write(`bench in ${work} (${fioVersion}, pts ${commit}${dirty ? ' + uncommitted src' : ''}, ${PTS_BIN.slice(ROOT.length)})\n`)
+  process.stderr.write(`bench in ${work} (${fioVersion}, pts ${commit}${dirty ? ' + uncommitted src' : ''}, ${PTS_BIN.slice(ROOT.length)}; the fio side runs at nice ${FIO_SIDE_NICE})\n`)
 
   const specs = onePointSpecs(join(work, 'specs'))
   // the file target is written once in full first: writes into unallocated file blocks are
@@ -506,7 +523,7 @@ async function main(): Promise<void> {
   const label = `${process.env.BENCH_LABEL ? `${process.env.BENCH_LABEL}-` : ''}${commit}${dirty ? '-dirty' : ''}`
   const file = join(ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-${label}.json`)
   writeFileSync(file, JSON.stringify({
-    date: new Date().toISOString(), commit, dirty, fio: fioVersion, node: process.version, host: {cpus: cpus().length}, benchSeconds: totalSec, loadavg: load,
+    date: new Date().toISOString(), commit, dirty, fio: fioVersion, fioSideNice: FIO_SIDE_NICE, node: process.version, host: {cpus: cpus().length}, benchSeconds: totalSec, loadavg: load,
     settings: {fastPointSec, filePointSec, minPairs, maxPairs, fileMaxPairs, ciGoalPct, roundPointSec, roundCompare, startupRuns, ptsBin: PTS_BIN.slice(ROOT.length), reportSkipped: skipReport},
     ciMethod: 'distribution-free order-statistic CI of the median of the pair ratios: [r(k), r(n+1-k)], largest k with P(Binomial(n,1/2) <= k-1) <= 0.025; half-width = max distance from the median / median',
     iops: a, skipped, idle: {wallSec: bWall, rounds: gaps}, startup: c,
