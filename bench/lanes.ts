@@ -1,12 +1,13 @@
 /**
  * Lanes benchmark (not part of the tests):  npm run bench:lanes  (LANES=4 POINT_SECONDS=0.5 ROUNDS=1)
  *
- * Runs `pts run iops` on LANES file targets at once (one lane per target, real fio) and measures,
+ * Part (d) of `npm run bench` (after bench/run.ts). Runs `pts run iops` (the built bin/run.js, or
+ * BENCH_PTS_BIN) on LANES file targets at once (one lane per target, real fio) and measures,
  * per lane, the idle time between consecutive test points (the `timing.gapBeforeMs` pts stores for
  * every step: from the previous point's I/O end to this point's I/O start). Target: a median
  * <= 20 ms per lane with 4 lanes. Records the 1-minute load average before and after and the host
  * CPU use each lane's manifest holds; LANES=1 is a plain single-drive run, the baseline, (on a machine shared with other work the gaps grow: the figures
- * are only meaningful on an otherwise idle host). Writes bench/results/lanes-<date>.json.
+ * are only meaningful on an otherwise idle host). Writes bench/results/lanes-<lanes>-<date>[-<BENCH_LABEL>].json.
  */
 import {spawn} from 'node:child_process'
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -31,7 +32,7 @@ try {
     '--tc', '1', '--qd', '4', '--wipc-multiple', '1', '--out', fleet, '--json']
   const t0 = Date.now()
   const code = await new Promise<number | null>(res => {
-    const c = spawn(process.execPath, [join(ROOT, 'bin/dev.js'), ...args], {cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit']})
+    const c = spawn(process.execPath, [join(ROOT, process.env.BENCH_PTS_BIN ?? 'bin/run.js'), ...args], {cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit']})
     c.on('exit', res)
   })
   const wallSec = (Date.now() - t0) / 1000
@@ -48,7 +49,7 @@ try {
   console.table(perLane)
   console.log(`exit ${code}, ${wallSec.toFixed(1)} s, load average ${load0.toFixed(2)} -> ${out.loadavg1After.toFixed(2)} on ${out.cpus} CPUs`)
   mkdirSync(join(ROOT, 'bench/results'), {recursive: true})
-  writeFileSync(join(ROOT, `bench/results/lanes-${lanes}-${out.date.slice(0, 10)}.json`), JSON.stringify(out, null, 2) + '\n')
+  writeFileSync(join(ROOT, `bench/results/lanes-${lanes}-${out.date.slice(0, 10)}${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}.json`), JSON.stringify(out, null, 2) + '\n')
 } finally {
   rmSync(tmp, {recursive: true, force: true})
 }
