@@ -179,6 +179,16 @@ export const SCHEMAS: SchemaEntry[] = [
     },
   },
   {
+    file: 'fleet-hosts.schema.json', source: 'src/fleet/hosts.ts', type: 'HostsFleetIndex',
+    title: 'PTS fleet index across hosts (fleet.json of pts fleet collect)',
+    description: 'The cross-host variant of fleet.json (kind "hosts"), in the controller\'s directory of pts fleet: every drive of every host (host, by-id path, serial, test), where pts fleet collect copied its run directory, and its state on its host. pts fleet report and pts report read it; pts fleet resume continues its lanes on their hosts.',
+    post: s => {
+      // the test is a test id or "all" (the suite), as in fleet.json of pts run with several --device
+      prop(s, 'test').enum = [...TEST_IDS, 'all']
+      prop(def(s, 'HostsFleetLane'), 'test').enum = [...TEST_IDS, 'all']
+    },
+  },
+  {
     file: 'cli/run.schema.json', source: 'src/commands/run.ts', type: 'RunJson',
     title: 'pts run --json and pts resume --json', description: 'The summary of the run of one test, or of a suite (pts run all), with the report files.',
   },

@@ -365,6 +365,8 @@ export const lanes = {
   nothingToResume: (dir: string): Msg => msg(`every lane of the fleet in ${dir} is complete or was refused by the safety gate; there is nothing to resume`, `its report is ${dir}/fleet.pdf (render it again with: pts report ${dir})`),
   reportFailed: (why: string, dir: string): Msg => msg(`the fleet report could not be rendered: ${why}; every lane's results and own report are kept in ${dir}; render it again with: pts report ${dir}`),
   restartFromFleet: (laneDir: string): Msg => msg('--restart-from applies to one run, not a fleet of lanes', `pass the lane's directory, e.g. ${laneDir}`),
+  hostsFleet: (dir: string, inventory: string): Msg => msg(`${dir} holds a fleet that ran on several hosts (pts fleet): its run directories are copies collected from the hosts, and its drives are not on this machine`,
+    `continue its lanes on their hosts with: pts fleet resume ${inventory}, then copy them back with: pts fleet collect ${inventory}`),
   fleetFormats: (formats: string): Msg => msg(`--format ${formats}: a fleet report is written as pdf and html`, 'pass --format pdf, html or pdf,html'),
 }
 
@@ -391,5 +393,6 @@ export const fleet = {
   lanesRefused: (lanes: readonly string[]): Msg => msg(`Some drives were not started or resumed:\n${lanes.map(l => `  - ${l}`).join('\n')}`, 'see pts fleet status <inventory>; the others run on'),
   packMismatch: (host: string, file: string): Msg => msg(`The copy of ${host}'s run directories (${file}) differs from the host's archive (size or SHA-256)`, 'run pts fleet collect again'),
   nothingCollected: (dir: string): Msg => msg(`No collected run directories in ${dir}`, 'run pts fleet collect <inventory> first'),
+  notHostsFleet: (dir: string): Msg => msg(`${dir}/fleet.json is the index of pts run with several --device on one host, not of a fleet across hosts`, `pass --dir the directory pts fleet collect wrote, or render this one with: pts report ${dir}`),
   notCollected: (drive: string, dir: string): Msg => msg(`${drive} is left out of the fleet report: ${dir} holds no collected run`, 'run pts fleet collect <inventory>, then pts fleet report again'),
 }

@@ -9,7 +9,7 @@ import type {Msg} from './messages.js'
 
 const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default
 
-export const SCHEMA_FILES = ['revision.schema.json', 'test-program.schema.json', 'run-result-v1.schema.json', 'run-manifest.schema.json', 'audit-result.schema.json', 'program-result.schema.json', 'suite.schema.json', 'fleet.schema.json', 'claims.schema.json', 'verify-result.schema.json',
+export const SCHEMA_FILES = ['revision.schema.json', 'test-program.schema.json', 'run-result-v1.schema.json', 'run-manifest.schema.json', 'audit-result.schema.json', 'program-result.schema.json', 'suite.schema.json', 'fleet.schema.json', 'fleet-hosts.schema.json', 'claims.schema.json', 'verify-result.schema.json',
   // the --json output of the commands (generated from their output types by scripts/schemas.ts)
   'cli/plan.schema.json', 'cli/run.schema.json', 'cli/demo.schema.json', 'cli/devices.schema.json', 'cli/compare.schema.json', 'cli/report.schema.json', 'cli/error.schema.json', 'cli/serve-state.schema.json',
   'fleet-inventory.schema.json', 'cli/fleet-plan.schema.json', 'cli/fleet-action.schema.json', 'cli/fleet-collect.schema.json', 'cli/fleet-report.schema.json'] as const

@@ -8,12 +8,15 @@ import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {existsSync, mkdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {join, resolve} from 'node:path'
+import {hostname} from 'node:os'
 import {InvalidDataError, MissingToolError, PtsError, EXIT} from '../errors.js'
 import * as M from '../messages.js'
 import {runTool, whichPath} from '../proc.js'
 import {writeFileAtomic} from '../store/atomic.js'
-import {check} from '../validate.js'
-import {ansibleInventory, duplicateDrives, reservedRunArgs, secretPointers, type AgentReply, type FleetInventory, type HostOutcome} from '../fleet/hosts.js'
+import {assertValid, check} from '../validate.js'
+import {ansibleInventory, duplicateDrives, hostsFleetIndex, reservedRunArgs, secretPointers, type AgentReply, type CollectedHost, type FleetInventory, type HostOutcome, type HostsFleetIndex} from '../fleet/hosts.js'
+import {writeJsonAtomic} from '../store/atomic.js'
+import {FLEET_FILE, readFleetFile} from '../store/fleet-index.js'
 import type {AgentAction} from './fleet-agent.js'
 
 export function loadInventory(file: string): FleetInventory {
@@ -133,4 +136,21 @@ export function collect(inv: FleetInventory, dir: string): Array<{host: string; 
     rmSync(file, {force: true})
     return {host: p.host, dir: hostDir, error: null, reply: p.reply}
   })
+}
+
+/**
+ * Write the controller's fleet.json after a collect (schemas/fleet-hosts.schema.json): every
+ * drive of every host with its copy's directory, test and state. A host not collected this time
+ * keeps its lanes of the previous index. An earlier fleet.json that cannot be read is replaced.
+ */
+export function writeHostsIndex(inv: FleetInventory, inventoryFile: string, dir: string, collected: readonly CollectedHost[]): HostsFleetIndex {
+  let previous: HostsFleetIndex | null = null
+  try {
+    const f = readFleetFile(dir)
+    previous = f?.kind === 'hosts' ? f.index : null
+  } catch { /* replaced */ }
+  const index = hostsFleetIndex({inv, inventory: resolve(inventoryFile), controller: hostname(), now: new Date().toISOString(), collected, previous})
+  assertValid('fleet-hosts.schema.json', index, p => M.internal.builtInvalid(join(dir, FLEET_FILE), p))
+  writeJsonAtomic(join(dir, FLEET_FILE), index)
+  return index
 }

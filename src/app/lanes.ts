@@ -8,28 +8,25 @@
 import {appendFileSync, existsSync, mkdirSync, readFileSync} from 'node:fs'
 import {hostname} from 'node:os'
 import {join, resolve} from 'node:path'
-import {EXIT, PtsError, RunDirError, UsageError} from '../errors.js'
+import {EXIT, RunDirError, UsageError} from '../errors.js'
 import * as M from '../messages.js'
 import {fleetExit, fleetStatus, laneArgv, laneDirName, laneStatusOf, lanesToResume, sharedArgs, type FleetIndex, type FleetJson, type FleetLane} from '../fleet/model.js'
 import {LANE_MARK, LaneBoard, type LaneView} from '../progress.js'
 import {spawnPts} from '../proc.js'
 import {writeJsonAtomic} from '../store/atomic.js'
 import {liveHolder} from '../store/lock.js'
-import {assertValid} from '../validate.js'
+import {FLEET_FILE, readFleetFile} from '../store/fleet-index.js'
 import {LANE_PEERS_ENV} from '../runner/concurrency.js'
 
-export const FLEET_FILE = 'fleet.json'
+export {FLEET_FILE}
 
 const nowIso = () => new Date().toISOString()
 
+/** The fleet.json of pts run with several --device in dir (null: none); a fleet across hosts (pts fleet collect) is refused: its lanes run on their hosts. */
 export function readFleet(dir: string): FleetIndex | null {
-  const p = join(resolve(dir), FLEET_FILE)
-  if (!existsSync(p)) return null
-  let data: unknown
-  try { data = JSON.parse(readFileSync(p, 'utf8')) } catch (error) {
-    throw new PtsError(M.lanes.fleetNotJson(p, (error as Error).message), EXIT.runDir)
-  }
-  return assertValid<FleetIndex>('fleet.schema.json', data, problems => M.lanes.invalidFleet(p, problems))
+  const f = readFleetFile(dir)
+  if (f?.kind === 'hosts') throw new UsageError(M.lanes.hostsFleet(resolve(dir), f.index.inventory))
+  return f?.index ?? null
 }
 
 function saveFleet(dir: string, f: FleetIndex): void {

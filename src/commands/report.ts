@@ -23,7 +23,7 @@ CSV (RFC 4180: one header row, CRLF, quoted where needed; numbers as plain decim
 - report-windows.csv: per loop phase and test point, the measurement-window averages the report's tables show (verdict, window rounds, IOPS, MB/s, ms).
 - report-histograms.csv: response-time histograms (LAT, CBW/ECW, DIRTH), one row per latency bin (upper bound in ms, IO count).
 
-A fleet directory (pts run with several --device, holding fleet.json) gets the fleet report: fleet.pdf and fleet.html in the fleet directory, one row per drive (model, serial, firmware, test, verdict, headline values), and for the drives of one model the sample variation of each headline value (min, median, max, coefficient of variation).
+A fleet directory (pts run with several --device, or the directory of pts fleet collect, holding fleet.json) gets the fleet report: fleet.pdf and fleet.html in the fleet directory, one row per drive (model, serial, firmware, test, verdict, headline values), and for the drives of one model the sample variation of each headline value (min, median, max, coefficient of variation).
 
 Exit codes: 3 results.json or manifest.json fails its schema; 7 the report cannot be rendered (e.g. Chromium missing: apt-get install -y chromium, or set CHROMIUM_PATH); 8 run directory missing or incomplete.
 

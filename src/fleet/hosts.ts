@@ -297,3 +297,92 @@ export interface FleetCollectJson {
   dir: string
   hosts: Array<{host: string; dir: string | null; error: string | null; lanes: Array<{key: string; state: LaneState; dir: string | null}>}>
 }
+
+// ------------------------------------------------------------------------------------------------
+// fleet.json of the controller's directory (pts fleet collect): the lanes of every host
+
+/** A lane's status in the controller's fleet.json: its state on its host when collected, or not collected (yet). */
+export type HostsLaneStatus = LaneState | 'not collected'
+
+/** One drive of one host, as the controller's fleet.json indexes it. */
+export interface HostsFleetLane {
+  /**
+   * the lane's number across the fleet (hosts in inventory order, each host's drives in order)
+   * @integer
+   * @minimum 1
+   */
+  index: number
+  /** the host's name in the inventory */
+  host: string
+  /** the hostname the host reported when it was collected (null: never collected) */
+  hostname: string | null
+  /** the drive's path as the inventory names it (a /dev/disk/by-id/ path, or a loop device for tests) */
+  device: string
+  /** the serial the inventory names (null: a drive without one, identified by its path) */
+  serial: string | null
+  /** the test the drive runs (a test id, or all for the suite) */
+  test: string
+  /** the copy of the lane's run directory (or suite directory), relative to the fleet directory: <host>/<serial> */
+  dir: string
+  /** the lane's run directory on its host */
+  hostDir: string
+  status: HostsLaneStatus
+  /**
+   * when this lane's copy was made (null: never collected)
+   * @format date-time
+   */
+  collectedAt: string | null
+}
+
+/**
+ * fleet.json of a fleet across hosts (the controller's directory of pts fleet): where every host's
+ * lanes were copied by pts fleet collect, with their host, drive, serial, test and state. The
+ * cross-host variant of the fleet.json of pts run with several --device (kind "hosts"); its lanes
+ * run on their hosts, so they are continued with pts fleet resume <inventory>, not pts resume.
+ */
+export interface HostsFleetIndex {
+  /** @integer */
+  schemaVersion: 1
+  kind: 'hosts'
+  /** the inventory's name of the fleet */
+  fleetId: string
+  /** the test every drive runs */
+  test: string
+  /** the inventory file on the controller (absolute) */
+  inventory: string
+  /** the controller's hostname */
+  controller: string
+  /** complete: every lane complete; running: a lane was running when collected; incomplete: some lane is not complete (failed, interrupted, stopped, not started or not collected) */
+  status: 'complete' | 'running' | 'incomplete'
+  /** @format date-time */
+  collectedAt: string
+  /** @minItems 1 */
+  lanes: HostsFleetLane[]
+  /** The fleet report's files, relative to the fleet directory (empty until rendered). */
+  report: string[]
+}
+
+/** What one host's collect gave: its copy's directory (null: not collected this time) and its agent's answer. */
+export interface CollectedHost { host: string; dir: string | null; reply: AgentReply | null }
+
+/**
+ * The controller's fleet.json after a collect (pure): one lane per inventory drive. A host not
+ * collected this time keeps its lanes of the previous index (its earlier copy is still there), or
+ * is listed as not collected.
+ */
+export function hostsFleetIndex(o: {inv: FleetInventory; inventory: string; controller: string; now: string; collected: readonly CollectedHost[]; previous: HostsFleetIndex | null}): HostsFleetIndex {
+  const lanes: HostsFleetLane[] = []
+  for (const [host, h] of Object.entries(o.inv.hosts)) {
+    const got = o.collected.find(c => c.host === host)
+    for (const d of h.drives) {
+      const key = laneKey(d)
+      const base = {index: lanes.length + 1, host, device: d.path, serial: d.serial, test: o.inv.test, dir: `${host}/${key}`, hostDir: `${h.workDir}/${o.inv.name}/${key}`}
+      const r = got?.dir ? got.reply?.lanes.find(l => l.key === key) : undefined
+      if (got?.dir && got.reply && r) { lanes.push({...base, hostname: got.reply.hostname, hostDir: r.runDir, status: r.state, collectedAt: o.now}); continue }
+      const before = o.previous?.lanes.find(l => l.host === host && l.device === d.path && l.serial === d.serial)
+      lanes.push(before ? {...before, index: base.index} : {...base, hostname: null, status: 'not collected', collectedAt: null})
+    }
+  }
+  const status = lanes.every(l => l.status === 'complete') ? 'complete' : lanes.some(l => l.status === 'running') ? 'running' : 'incomplete'
+  return {schemaVersion: 1, kind: 'hosts', fleetId: o.inv.name, test: o.inv.test, inventory: o.inventory, controller: o.controller, status, collectedAt: o.now, lanes, report: o.previous?.report ?? []}
+}

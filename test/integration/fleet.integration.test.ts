@@ -9,7 +9,7 @@
  * host's run is left as it was; collect copies both back byte for byte and pts audit passes on the copies.
  */
 import {expect} from 'chai'
-import {spawn} from 'node:child_process'
+import {execFileSync, spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join, relative} from 'node:path'
@@ -18,7 +18,10 @@ import {requireRoot} from '../helpers/requires.js'
 import {createNetnsFleet, type NetnsFleet} from '../helpers/netns-fleet.js'
 import {whichPath} from '../../src/proc.js'
 import {check} from '../../src/validate.js'
-import type {FleetActionJson, FleetCollectJson, FleetPlanJson} from '../../src/fleet/hosts.js'
+import type {FleetActionJson, FleetCollectJson, FleetPlanJson, HostsFleetIndex} from '../../src/fleet/hosts.js'
+import {fleetRows, hostsRefs} from '../../src/report/fleet/index.js'
+import {headlineNumber} from '../../src/report/fleet/model.js'
+import {fmtNumber} from '../../src/report/fleet/html.js'
 
 const sleep = (ms: number): Promise<void> => new Promise(r => setTimeout(r, ms))
 
@@ -172,14 +175,64 @@ describe('pts fleet over Ansible and ssh, on network-namespace hosts (root only)
     }
   })
 
-  it('report renders one fleet report across the hosts from the collected copies', async () => {
-    const r = await pts(['fleet', 'report', inv, '--dir', dir, '--format', 'html', '--json'], 120_000)
+  it('collect writes fleet.json: valid against its schema, one lane per drive of every host; pts resume of the directory refuses it', async () => {
+    const index = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as HostsFleetIndex
+    expect(check('fleet-hosts.schema.json', index)).to.deep.equal([])
+    expect(index).to.include({kind: 'hosts', fleetId: 'f1', test: 'lat', inventory: inv, status: 'complete'})
+    expect(index.lanes.map(l => ({host: l.host, hostname: l.hostname, device: l.device, serial: l.serial, test: l.test, dir: l.dir, hostDir: l.hostDir, status: l.status}))).to.deep.equal(
+      fleet!.hosts.map((h, i) => ({host: h.name, hostname: h.name, device: h.loops[0], serial: null, test: 'lat', dir: `${h.name}/${h.loops[0].slice('/dev/'.length)}`, hostDir: runDirOf(i), status: 'complete'})))
+    for (const [i, l] of index.lanes.entries()) {
+      // the copy it names is that host's run of that drive
+      const m = JSON.parse(readFileSync(join(dir, l.dir, 'manifest.json'), 'utf8')) as {target: {path: string}; host: {hostname: string}}
+      expect(m.target.path).to.equal(fleet!.hosts[i].loops[0])
+      expect(m.host.hostname).to.equal(fleet!.hosts[i].name)
+    }
+    // its lanes run on their hosts: pts resume of the controller's directory refuses, and says what to run
+    const r = await pts(['resume', dir])
+    expect(r.code, r.stderr + r.stdout).to.equal(2)
+    expect(r.stderr).to.include('ran on several hosts').and.include(`pts fleet resume ${inv}`)
+  })
+
+  it('report renders one fleet report across the hosts from fleet.json: the PDF (Chromium) has one row per drive and the sample variation', async () => {
+    const r = await pts(['fleet', 'report', inv, '--dir', dir, '--json'], 180_000)
     expect(r.code, r.stderr + r.stdout).to.equal(0)
     const rep = JSON.parse(r.stdout) as {files: string[]; runs: Array<{host: string}>}
     expect(check('cli/fleet-report.schema.json', rep)).to.deep.equal([])
-    expect(rep.files).to.deep.equal([join(dir, 'fleet.html')])
+    expect(rep.files).to.deep.equal([join(dir, 'fleet.html'), join(dir, 'fleet.pdf')])
     expect(rep.runs.map(x => x.host)).to.deep.equal(['node-a', 'node-b'])
+    const index = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as HostsFleetIndex
+    expect(index.report).to.deep.equal(['fleet.html', 'fleet.pdf'])
+    // each row as the copy's own report shows it (read from the copy, not from the fleet report)
+    const rows = fleetRows(hostsRefs(dir, index), dir)
+    expect(rows).to.have.length(2)
+    // compared without white space: a cell's text wraps where the column ends
+    const flat = execFileSync('pdftotext', ['-raw', join(dir, 'fleet.pdf'), '-'], {encoding: 'utf8'}).replace(/\s+/g, '')
+    const squeeze = (cells: string[]): string => cells.join('').replace(/\s+/g, '')
+    expect(flat).to.include(squeeze(['Fleet report: lat, 2 drives on 2 hosts (f1)']))
+    for (const [i, row] of rows.entries()) {
+      const h = fleet!.hosts[i]
+      // host, model, serial, firmware, test, status and verdict, headline values, in the row's order
+      expect(row).to.include({device: `${h.name}:${h.loops[0]}`, model: 'loop device', serial: 'none', firmware: 'none', test: 'lat', status: 'complete'})
+      expect(row.headline.length).to.be.greaterThan(0)
+      const cells = [String(i + 1), row.device, row.model, row.serial, row.firmware, row.test, row.compliant ? row.status : `${row.status} (non-compliant)`, row.verdict, ...row.headline.map(x => `${x.label}: ${x.value}`)]
+      expect(flat, cells.join(' | ')).to.include(squeeze(cells))
+    }
+    // two drives of one model: the sample variation of every headline value (min, median, max, CV)
+    expect(flat).to.include(squeeze(['Sample variation per model']))
+    for (const label of rows[0].headline.map(x => x.label)) {
+      const vals = rows.map(x => headlineNumber(x.headline.find(y => y.label === label)!.value))
+      if (vals.some(v => v === null)) continue
+      const xs = vals.map(v => v!.value)
+      const lo = Math.min(...xs)
+      const hi = Math.max(...xs)
+      const cells = ['loop device', 'lat', label, vals[0]!.unit, '2', fmtNumber(lo), fmtNumber((lo + hi) / 2), fmtNumber(hi)]
+      expect(flat, cells.join(' | ')).to.match(new RegExp(`${squeeze(cells).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-|[\\d.]+%)`))
+    }
+    // pts report of the directory renders the same report from the same fleet.json
+    const again = await pts(['report', dir, '--format', 'html', '--json'], 120_000)
+    expect(again.code, again.stderr + again.stdout).to.equal(0)
     const html = readFileSync(join(dir, 'fleet.html'), 'utf8')
+    expect(html).to.include('Fleet report: lat, 2 drives on 2 hosts (f1)')
     for (const h of fleet!.hosts) expect(html).to.include(`${h.name}:${h.loops[0]}`)
   })
 })

@@ -2,9 +2,12 @@ import {expect} from 'chai'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {ansibleInventory, confirmationOf, judgeFleet, laneKey, parseProgressLine, shellLine, unconfirmed, type AgentReply, type FleetInventory, type LaneReport} from '../../src/fleet/hosts.js'
+import {ansibleInventory, confirmationOf, hostsFleetIndex, judgeFleet, laneKey, parseProgressLine, shellLine, unconfirmed, type AgentReply, type CollectedHost, type FleetInventory, type HostsFleetIndex, type LaneReport} from '../../src/fleet/hosts.js'
+import {readFleet} from '../../src/app/lanes.js'
+import {readFleetFile} from '../../src/store/fleet-index.js'
+import {check} from '../../src/validate.js'
 import {loadInventory} from '../../src/app/fleet-controller.js'
-import {InvalidDataError} from '../../src/errors.js'
+import {InvalidDataError, UsageError} from '../../src/errors.js'
 import {commonGlobal, wipcJobText} from '../../src/engine/jobfile.js'
 
 const inv = (): FleetInventory => ({
@@ -105,5 +108,54 @@ describe('pts fleet: inventory, Ansible inventory and the fleet verdict (pure)',
       slices: [{offsetBytes: 0, sizeBytes: 1 << 20, ioSizeBytes: 1 << 20}], section: 'wipc'})
     expect(wipc(true)).to.match(/^allow_file_create=0$/m)
     expect(wipc(false)).to.not.include('allow_file_create')
+  })
+})
+
+describe('pts fleet: the controller\'s fleet.json after a collect (kind hosts)', () => {
+  const collectedAll = (): CollectedHost[] => [
+    {host: 'n1', dir: '/c/n1', reply: reply('node-1', {lanes: [lane({path: '/dev/disk/by-id/nvme-ACME_S1', serial: 'S1', key: 'S1', runDir: '/var/lib/pts/lab/S1', state: 'complete'})]})},
+    {host: 'n2', dir: '/c/n2', reply: reply('node-2', {lanes: [lane({runDir: '/srv/pts/lab/loop3', state: 'stopped'})]})},
+  ]
+  const build = (collected: CollectedHost[], previous: HostsFleetIndex | null = null, now = '2026-12-04T10:00:00.000Z') =>
+    hostsFleetIndex({inv: inv(), inventory: '/k/lab.json', controller: 'ctl', now, collected, previous})
+
+  it('indexes every drive of every host: host, hostname, by-id path, serial, test, copy, run directory on the host, state; valid against its schema', () => {
+    const f = build(collectedAll())
+    expect(check('fleet-hosts.schema.json', f)).to.deep.equal([])
+    expect(f).to.include({kind: 'hosts', fleetId: 'lab', test: 'iops', inventory: '/k/lab.json', controller: 'ctl', status: 'incomplete'})
+    expect(f.lanes).to.deep.equal([
+      {index: 1, host: 'n1', hostname: 'node-1', device: '/dev/disk/by-id/nvme-ACME_S1', serial: 'S1', test: 'iops', dir: 'n1/S1', hostDir: '/var/lib/pts/lab/S1', status: 'complete', collectedAt: '2026-12-04T10:00:00.000Z'},
+      {index: 2, host: 'n2', hostname: 'node-2', device: '/dev/loop3', serial: null, test: 'iops', dir: 'n2/loop3', hostDir: '/srv/pts/lab/loop3', status: 'stopped', collectedAt: '2026-12-04T10:00:00.000Z'},
+    ])
+    // the local variant's schema does not take it, nor this one the local variant
+    expect(check('fleet.schema.json', f)).to.not.deep.equal([])
+    const done = collectedAll()
+    done[1].reply!.lanes[0].state = 'complete'
+    expect(build(done).status).to.equal('complete')
+  })
+
+  it('a host not collected this time keeps its earlier lanes, or is listed as not collected', () => {
+    const first = build(collectedAll())
+    const failed = collectedAll()
+    failed[1] = {host: 'n2', dir: null, reply: null}
+    const again = build(failed, first, '2026-12-04T11:00:00.000Z')
+    expect(again.lanes[0].collectedAt).to.equal('2026-12-04T11:00:00.000Z')
+    expect(again.lanes[1]).to.deep.equal(first.lanes[1])
+    const never = build(failed)
+    expect(never.lanes[1]).to.include({status: 'not collected', hostname: null, collectedAt: null, dir: 'n2/loop3', hostDir: '/srv/pts/lab/loop3'})
+    expect(check('fleet-hosts.schema.json', never)).to.deep.equal([])
+    expect(never.status).to.equal('incomplete')
+  })
+
+  it('pts resume refuses it (its lanes run on their hosts) and names pts fleet resume with the inventory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pts-fleet-hosts-'))
+    try {
+      writeFileSync(join(dir, 'fleet.json'), JSON.stringify(build(collectedAll())))
+      expect(readFleetFile(dir)?.kind).to.equal('hosts')
+      const e = (() => { try { readFleet(dir); return null } catch (error) { return error as UsageError } })()
+      expect(e).to.be.instanceOf(UsageError)
+      expect(e!.message).to.include('ran on several hosts')
+      expect(e!.suggestion).to.include('pts fleet resume /k/lab.json')
+    } finally { rmSync(dir, {recursive: true, force: true}) }
   })
 })

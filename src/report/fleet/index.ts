@@ -8,8 +8,9 @@ import {hostname} from 'node:os'
 import {join, relative, resolve} from 'node:path'
 import {RunDirError} from '../../errors.js'
 import * as M from '../../messages.js'
-import type {FleetIndex} from '../../fleet/model.js'
-import {assertValid} from '../../validate.js'
+import type {HostsFleetIndex} from '../../fleet/hosts.js'
+import {writeJsonAtomic} from '../../store/atomic.js'
+import {FLEET_FILE, readFleetFile} from '../../store/fleet-index.js'
 import {loadRun} from '../load.js'
 import {PROGRAM_PAGE_BUILDERS} from '../pages/index.js'
 import {closeBrowser, htmlToPdf} from '../pdf.js'
@@ -85,14 +86,27 @@ export function runRefs(dirs: readonly string[]): RunRef[] {
   return dirs.map(d => ({dir: resolve(d), lane: null, device: d, status: 'stored', error: null}))
 }
 
-/** The fleet report of a fleet directory (fleet.json): one row per lane and test. */
+/** The fleet report of a fleet directory (fleet.json of pts run with several --device, or of pts fleet collect): one row per lane and test. */
 export async function renderFleetReport(dirArg: string, o: {formats?: Array<'pdf' | 'html'>} = {}): Promise<string[]> {
   const dir = resolve(dirArg)
-  const p = join(dir, 'fleet.json')
-  if (!existsSync(p)) throw new RunDirError(M.lanes.notAFleet(dir))
-  let data: unknown
-  try { data = JSON.parse(readFileSync(p, 'utf8')) } catch (error) { throw new RunDirError(M.lanes.fleetNotJson(p, (error as Error).message)) }
-  const fleet = assertValid<FleetIndex>('fleet.schema.json', data, problems => M.lanes.invalidFleet(p, problems))
+  const f = readFleetFile(dir)
+  if (!f) throw new RunDirError(M.lanes.notAFleet(dir))
+  if (f.kind === 'hosts') return renderHostsReport(dir, f.index, o)
+  const fleet = f.index
   const refs = fleet.lanes.map(l => ({dir: join(dir, l.dir), lane: l.index, device: l.device, status: l.status, error: l.error}))
   return renderRunsReport(refs, {outDir: dir, title: `Fleet report: ${fleet.test}, ${fleet.lanes.length} drives (${fleet.fleetId})`, formats: o.formats, host: fleet.hostname})
+}
+
+/** The report references of a fleet across hosts: every lane, host:path; a lane not collected is a row that says so. */
+export function hostsRefs(dir: string, fleet: HostsFleetIndex): RunRef[] {
+  return fleet.lanes.map(l => ({dir: join(dir, l.dir), lane: l.index, device: `${l.host}:${l.device}`, status: l.status, host: l.host,
+    error: l.status === 'not collected' ? 'not collected: run pts fleet collect' : null}))
+}
+
+/** The fleet report across hosts from the controller's fleet.json (pts fleet collect); its files are recorded in it. */
+export async function renderHostsReport(dir: string, fleet: HostsFleetIndex, o: {formats?: Array<'pdf' | 'html'>} = {}): Promise<string[]> {
+  const hosts = new Set(fleet.lanes.map(l => l.host)).size
+  const files = await renderRunsReport(hostsRefs(dir, fleet), {outDir: dir, title: `Fleet report: ${fleet.test}, ${fleet.lanes.length} drives on ${hosts} hosts (${fleet.fleetId})`, formats: o.formats, host: fleet.controller})
+  writeJsonAtomic(join(dir, FLEET_FILE), {...fleet, report: [...new Set([...fleet.report, ...files.map(x => relative(dir, x))])].sort()})
+  return files
 }
