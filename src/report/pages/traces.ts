@@ -30,7 +30,7 @@ export function traceNote(t: PointTrace): string {
   const io = stats(t.rows.map(r => r.iops))
   const mx = stats(t.rows.flatMap(r => (r.latMaxNs === null ? [] : [r.latMaxNs])))
   const mean = stats(t.rows.flatMap(r => (r.latMeanNs === null ? [] : [r.latMeanNs])))
-  const parts = [`${t.label}, ${t.span}; ${t.tracedSeconds} of ${fixed(t.stepSeconds, 0)} s traced.`]
+  const parts = [`Source: fio's per-second logs of the steps (1-second windows), not their JSON statistics. ${t.label}, ${t.span}; ${t.tracedSeconds} of ${fixed(t.stepSeconds, 0)} s traced.`]
   if (io) parts.push(`IOPS per second: min ${fmtIops(io.min)}, median ${fmtIops(io.p50)}, max ${fmtIops(io.max)}, coefficient of variation ${io.cv === null ? 'n/a' : `${fixed(io.cv * 100, 1)} %`}.`)
   if (mean) parts.push(`Mean response time per second: ${fmtMs(mean.min)}-${fmtMs(mean.max)} ms.`)
   if (mx) parts.push(`Maximum response time per second: median ${fmtMs(mx.p50)} ms, highest ${fmtMs(mx.max)} ms.`)
