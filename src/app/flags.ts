@@ -70,7 +70,7 @@ export const runFlags = {
   'max-written': Flags.string({description: 'WSAT (and every series phase): operator limit of bytes written, e.g. 2TB or 512GiB'}),
   'steady-state-exit': Flags.boolean({description: 'WSAT: stop early at steady state (optional in the spec)', default: false}),
   'health-interval': Flags.string({description: 'seconds between samples of the drive\'s temperature and health log during the run (default 60); the log itself is stored before and after the test'}),
-  'per-second': Flags.boolean({description: 'per-second traces: fio logs IOPS, bandwidth and latency (mean, and maximum from its latency histogram) every second of every step but WIPC; stored under raw/, checked by pts audit, charted per point in the report', default: false}),
+  'per-second': Flags.boolean({description: 'per-second traces: fio logs IOPS, bandwidth and latency (mean, and maximum from its latency histogram) every second of every step but WIPC; stored under raw/, checked by pts audit, charted per point in the report (the review tests always have them, without this flag)', default: false}),
 }
 
 

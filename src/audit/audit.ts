@@ -409,7 +409,7 @@ export function perSecondCheck(r: ProgramResults, raw: ReadonlyMap<string, strin
   let seconds = 0
   for (const s of steps) {
     const t = s.step.perSecond
-    if (!t) { problems.push(`results.json ${s.pointer} (${s.what}): no per-second trace, though the run was made with --per-second`); continue }
+    if (!t) { problems.push(`results.json ${s.pointer} (${s.what}): no per-second trace, though the run has per-second traces on (--per-second, or a test that always has them)`); continue }
     const files: Array<{name: string; text: string}> = []
     for (const rel of t.logs) {
       const text = raw.get(rel)

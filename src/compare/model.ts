@@ -15,7 +15,7 @@
  *   0/100 -> 100/0.
  */
 import type {RunManifest} from '../model/manifest.js'
-import {revisionLabel} from '../model/tests.js'
+import {revisionLabel, reviewSource} from '../model/tests.js'
 import {plainStoredText} from '../model/wording.js'
 import type {LoopView} from '../analysis/loop-view.js'
 import type {PhaseResult, ProgramResults} from '../model/results.js'
@@ -238,6 +238,8 @@ export interface CompareRun {
   windowTo: number
   compliant: boolean
   complianceText: string
+  /** "complete", "incomplete (stopped)": the run's status as stored (the review runs' header shows it instead of steady state and compliance). */
+  runStatus: string
   reasons: string[]
   deviations: string[]
 }
@@ -312,6 +314,10 @@ export interface ComparePage {
 }
 
 export interface CompareHeader {
+  /** The title bar's left block: the SNIA lines for PTS runs; for review runs, that they are pts's review tests, not part of the SNIA PTS. */
+  issuer: string[]
+  /** Review runs (specs/reviews/): the header has no steady-state or compliance columns and no SNIA wording; its status bar says they are review tests. */
+  review: boolean
   title: string
   subtitle: string
   reportDate: string
@@ -461,9 +467,25 @@ function describeRun(input: LoopInput, index: number, label: string | undefined)
     windowTo: r.steadyState.toRound ?? 0,
     compliant,
     complianceText: compliant ? 'Compliant' : 'NOT COMPLIANT',
+    runStatus: r.status === 'complete' ? 'complete' : `NOT complete (${r.status})`,
     reasons,
     deviations: m.deviations.map(plainStoredText),
   }
+}
+
+/**
+ * The status bar of a comparison of review runs: that they are review tests, not part of the SNIA
+ * PTS (and where the test comes from), then the runs' other reasons once (those all runs share)
+ * and per run; no compliance verdict and no steady state, which a review test does not have. Pure.
+ */
+export function reviewHeaderStatus(test: string, source: string, runs: readonly CompareRun[]): {lines: string[]; complete: boolean; completeLine: string} {
+  const own = (x: string) => /^a review test\b/.test(x)
+  const shared = factorLists(runs.map(r => r.reasons.filter(x => !own(x))))
+  const lines = [`Review tests, not part of the SNIA PTS: ${test.toUpperCase()} comes from ${source}; no steady-state check, and the results are not PTS results`]
+  if (shared.common.length > 0) lines.push(`${runs.length === 1 ? 'Noted' : 'Every run'}: ${shared.common.join('; ')}`)
+  runs.forEach((r, i) => { if (shared.extra[i].length > 0) lines.push(`${r.key}: ${shared.extra[i].join('; ')}`) })
+  const open = runs.filter(r => r.runStatus !== 'complete').map(r => r.key)
+  return {lines, complete: open.length === 0, completeLine: open.length === 0 ? 'Every run complete' : `Run NOT complete: ${open.join(', ')}`}
 }
 
 /** The conditions that may differ between comparable runs, one row each (value per run). */
@@ -721,17 +743,21 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
           ...runs.filter((_, i) => shared.extra[i].length > 0).map(r => `${r.key} also: ${shared.extra[r.index].join('; ')}`)]
       : runs.map(r => `${r.key} ${r.complianceText}${r.compliant ? '' : `: ${r.reasons.join('; ')}`}`)
   const allSteady = runs.every(r => r.steadyAchieved)
+  const review = reviewSource(base.test)
+  const reviewStatus = review === null ? null : reviewHeaderStatus(base.test, review, runs)
   const header: CompareHeader = {
+    issuer: review === null ? ['SNIA SSS TWG', 'Solid State Storage Performance Test Specification'] : ['pts review test', 'not part of the SNIA PTS'],
+    review: review !== null,
     title: `${base.test.toUpperCase()} Test - Comparison Report`,
     subtitle: loop ? `${runs.length} runs side by side: Block Size x RW Mix Matrix` : `${runs.length} runs side by side, phase by phase`,
     reportDate: fmtInstant(opts.generatedAt),
     revision: `${revisionLabel(base.revision)}`,
     baseline: `Baseline: R1 (ratios are Rk / R1)`,
     runs,
-    allCompliant,
-    complianceLines,
-    allSteady,
-    steadyLine: !loop
+    allCompliant: reviewStatus ? false : allCompliant,
+    complianceLines: reviewStatus ? reviewStatus.lines : complianceLines,
+    allSteady: reviewStatus ? reviewStatus.complete : allSteady,
+    steadyLine: reviewStatus ? reviewStatus.completeLine : !loop
       ? (allSteady ? 'No steady-state loop in this test; every run complete' : `No steady-state loop in this test; run NOT complete: ${runs.filter(r => !r.steadyAchieved).map(r => r.key).join(', ')}`)
       : allSteady ? 'Steady state achieved in every run' : `Steady state NOT ACHIEVED in ${runs.filter(r => !r.steadyAchieved).map(r => r.key).join(', ')}`,
   }
@@ -742,8 +768,8 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
   const drafts: Draft[] = []
 
   const windowsText = runs.map(r => `${r.key} rounds ${r.windowFrom}-${r.windowTo}${r.steadyAchieved ? '' : ' (NOT ACHIEVED)'}`).join(', ')
-  const headerHeight = headerMm(runs.map(r => ({label: r.label, identity: r.identity, revisionProfile: `${r.revision} ${r.profile}`, tcQd: r.tcQd,
-    steadyState: r.steadyState, complianceText: r.complianceText})), complianceLines, header.steadyLine)
+  const headerHeight = headerMm(runs.map(r => (header.review ? {label: r.label, identity: r.identity, revisionProfile: r.revision, tcQd: '', steadyState: '', complianceText: r.runStatus}
+    : {label: r.label, identity: r.identity, revisionProfile: `${r.revision} ${r.profile}`, tcQd: r.tcQd, steadyState: r.steadyState, complianceText: r.complianceText})), header.complianceLines, header.steadyLine)
   const budget = bodyBudgetMm(headerHeight)
   const perPage = tablesPerPage(headerHeight, sizes.length)
   const matrixPages = Math.ceil((2 * runs.length - 1) / perPage) * metrics.length

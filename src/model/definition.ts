@@ -319,6 +319,12 @@ export interface ProgramSpec {
   }>
   /** Which workload --workload defaults to (required when workloads is given). @pattern ^[a-z0-9-]+$ */
   defaultWorkload?: string
+  /**
+   * 'always': every run of this test stores fio's per-second logs of every step but WIPC, charts
+   * them per point and has pts audit recompute them, as pts run --per-second does, with or without
+   * the flag (the review tests). Absent: only with --per-second.
+   */
+  perSecond?: 'always'
   /** @minItems 1 */
   phases: PhaseSpec[]
 }

@@ -41,7 +41,12 @@ export interface ProgramOptions {
   maxWrittenBytes: number | null
   /** WSAT: stop a series early at steady state (optional in the spec). */
   steadyStateExit: boolean
-  /** fio's per-second IOPS, bandwidth and latency logs of every step but WIPC, stored and charted (pts run --per-second); absent = off. */
+  /**
+   * fio's per-second IOPS, bandwidth and latency logs of every step but WIPC, stored and charted:
+   * true (pts run --per-second, or a stored run that has them), false (a stored run without them:
+   * resume keeps them off), absent: as the test definition says (perSecond 'always': on; else off).
+   * The plan's options always say true or false.
+   */
   perSecond?: boolean
 }
 
@@ -443,12 +448,15 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
   }
   reasons.push(...(target.nonCompliant ?? []))
   const choices = planChoices(target, phases, resolved.flatMap(r => r.ws))
+  const perSecondOn = options.perSecond ?? spec.perSecond === 'always'
+  const perSecond = perSecondChoice(spec, perSecondOn)
+  if (perSecond) choices.push(perSecond)
   for (const c of clamps) choices.push({name: 'Span', value: c, source: 'pts', note: 'the definition\'s span is larger than the target; the whole ActiveRange is used instead'})
   // seconds to the ms, so that products such as 56 x 0.2 s carry no float noise into pts plan --json
   const ms = (x: number) => Math.round(x * 1000) / 1000
   for (const t of timeline) { t.minSec = ms(t.minSec); t.maxSec = ms(t.maxSec) }
   return {
-    spec, options, profile, target, activeRangeBytes, preconditionActiveRangeBytes, purge: target.purge, selectedWorkload,
+    spec, options: {...options, perSecond: perSecondOn}, profile, target, activeRangeBytes, preconditionActiveRangeBytes, purge: target.purge, selectedWorkload,
     phases, compliance: {compliant: reasons.length === 0, reasons}, deviations, choices, timeline,
     durations: {minSec: ms(timeline.reduce((a, t) => a + t.minSec, 0)), maxSec: ms(timeline.reduce((a, t) => a + t.maxSec, 0))},
   }
@@ -460,6 +468,21 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
  */
 export function scaledBurstRepeats(repeats: number, f: number): number {
   return f >= 1 ? repeats : Math.min(repeats, Math.max(3, Math.ceil(repeats * f)))
+}
+
+/**
+ * The per-second traces as a parameter of the run (pts plan, the report's parameters page): on
+ * because the test definition always has them (the review tests), or because of --per-second;
+ * null when off. Pure.
+ */
+export function perSecondChoice(spec: Pick<ProgramSpec, 'perSecond'>, on: boolean): ProgramParameter | null {
+  if (!on) return null
+  const what = 'fio logs IOPS, bandwidth and response time of every second of every step but WIPC (write_iops_log, write_bw_log, write_lat_log, write_hist_log, 1 s windows); the logs are stored under raw/, charted per test point and recomputed by pts audit'
+  if (spec.perSecond === 'always') {
+    return {name: 'Per-second traces', value: `on in every run of this test, with or without --per-second: ${what}`, source: 'pts',
+      note: 'the reviews judge a drive by how it behaves second by second, so their tests always keep the per-second logs'}
+  }
+  return {name: 'Per-second traces', value: `on (pts run --per-second): ${what}`, source: 'pts'}
 }
 
 /** pts's choices that depend on the target or the phases (shown on the parameters page with their reason). Pure. */

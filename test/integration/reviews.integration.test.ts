@@ -1,10 +1,11 @@
 /**
- * The review tests (specs/reviews/, not part of the SNIA PTS) end to end through real fio: fob-ss,
- * four-corners, transfer-sizes and fill on a file, consistency and consistency-128k on a loop
- * block device (losetup --direct-io=on on a sparse file, purged by discard); each report rendered
- * by Chromium and read back with pdftotext; pts audit recomputes every step. Small scale: a copy
- * of specs/ (PTS_SPECS_DIR) with fewer queue depths, block sizes and fill pieces, and a tiny
- * --time-scale, so that the whole file stays within a few minutes.
+ * The review tests (specs/reviews/, not part of the SNIA PTS) end to end through real fio, each on
+ * a file and on a loop block device (losetup --direct-io=on on a sparse file, purged by discard);
+ * each report rendered by Chromium and read back with pdftotext; pts audit recomputes every step
+ * and every per-second trace (the review tests always have them, without --per-second). Small
+ * scale: a copy of specs/ (PTS_SPECS_DIR) with fewer queue depths, block sizes and fill pieces,
+ * and a tiny --time-scale, so that the whole file stays within a few minutes; the loop device runs
+ * have even fewer points, some of them long enough (2 s or more) for fio to log whole seconds.
  */
 import {expect} from 'chai'
 import {execFileSync} from 'node:child_process'
@@ -16,11 +17,14 @@ import {useTmpDir} from '../helpers/tmp.js'
 import {reviewSpecsCopy} from '../helpers/review-specs.js'
 import {check} from '../../src/validate.js'
 import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
-import {reviewSource} from '../../src/model/tests.js'
+import {reviewSource, testName} from '../../src/model/tests.js'
+import {stepsOf} from '../../src/analysis/steps.js'
+import {pointTraces} from '../../src/analysis/traces.js'
 
 const readJson = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T
 const pdfText = (p: string) => execFileSync('pdftotext', ['-layout', p, '-'], {encoding: 'utf8'})
 const flat = (s: string) => s.replace(/\s+/g, ' ')
+const squeeze = (s: string) => s.replace(/\s+/g, '')
 function results(dir: string): ProgramResults {
   const r = readJson<ProgramResults>(join(dir, 'results.json'))
   expect(check('program-result.schema.json', r), 'results.json validates').to.deep.equal([])
@@ -56,18 +60,50 @@ const HOW_TO: Record<string, string[]> = {
 }
 
 /** The words every review report must say, on its summary and on every page's header; and none of the PTS report's fixed wording. */
-function expectReviewNotice(text: string, test: string, pages: number): void {
+function expectReviewNotice(text: string, test: string, pages: number, howTo: string[] = HOW_TO[test]): void {
   const t = flat(text)
   // the title bar names pts's review test, not the SNIA template; the summary explains this test, not PTS steady state
   expect(text.split('pts review test').length - 1, 'the title bar of every page').to.equal(pages)
   for (const w of ['SNIA SSS TWG', 'Solid State Storage Performance Test Specification', '5-round', 'measurement window (rounds', 'window averages', 'Steady-state loops', 'Steady State: none']) expect(t, test).not.to.include(w)
   expect(t).to.include('How to read this report').and.include('there are no rounds, no measurement window and no steady-state check')
-  for (const w of HOW_TO[test]) expect(t, test).to.include(w)
+  for (const w of howTo) expect(t, test).to.include(w)
   expect(t).to.include('a review test, not part of the SNIA PTS').and.include(flat(reviewSource(test)!))
   expect(text.split('Rev. Review test, not SNIA PTS').length - 1, 'the header of every page names it').to.equal(pages)
   // the summary lists the reasons one per line (the page header interleaves its columns in pdftotext)
   expect(t).to.include('NOT COMPLIANT').and.include(`a review test (from ${flat(reviewSource(test)!)}), not part of the SNIA PTS`)
 }
+/**
+ * Per-second traces without --per-second: on in the stored parameters, a trace for every step but
+ * WIPC (its logs named in its job), said on the parameters page, recomputed by pts audit; with
+ * `traced`, the report has a trace page per point that fio logged whole seconds of.
+ */
+async function expectPerSecond(out: string, r: ProgramResults, text: string, env: NodeJS.ProcessEnv | undefined, traced: boolean): Promise<void> {
+  expect(r.parameters.perSecond, 'per-second traces on without the flag').to.equal(true)
+  const steps = stepsOf(r)
+  expect(steps.length).to.be.greaterThan(0)
+  for (const s of steps) {
+    expect(s.step.perSecond, s.what).to.be.an('object')
+    expect(s.step.perSecond!.logs.length, s.what).to.be.greaterThan(0)
+    expect(readFileSync(join(out, s.step.raw.job), 'utf8'), s.what).to.match(/^write_iops_log=/m).and.match(/^write_hist_log=/m)
+  }
+  for (const ph of r.phases) if (ph.kind === 'wipc' && ph.raw) expect(readFileSync(join(out, ph.raw.job), 'utf8'), `${ph.id}: WIPC logs nothing per second`).to.not.include('write_iops_log=')
+  // the parameters table read in reading order (pdftotext without -layout), without whitespace: its cells wrap anywhere (a hyphen at a line end is dropped)
+  const raw = squeeze(execFileSync('pdftotext', [join(out, 'report.pdf'), '-'], {encoding: 'utf8'}))
+  expect(raw, 'the parameters page').to.match(/Per-secondtraceson(in|-in)everyrunofthistest,withorwithout--per-?second:fiologsIOPS,bandwidthandresponsetimeofeverysecond/)
+  const seconds = steps.reduce((a, s) => a + s.step.perSecond!.seconds.length, 0)
+  const withRows = pointTraces(r).filter(t => t.rows.length > 0)
+  const title = `${testName(r.test)} - Per-Second Trace - `
+  expect(text.split('\f').filter(p => p.includes(title)).length, 'one trace page per point with logged seconds').to.equal(withRows.length)
+  if (traced) {
+    expect(withRows.length, 'points with whole seconds logged').to.be.greaterThan(0)
+    expect(squeeze(text)).to.include(squeeze('Source: fio\'s per-second logs of the steps (1-second windows), not their JSON statistics.'))
+  }
+  const audit = await runCli(['audit', out], {env})
+  // the checks of the measurements and traces (not the timing checks: idle gaps depend on how busy the machine is)
+  expect(audit.stdout, audit.stdout.slice(-3000)).to.match(/^PASS {2}Every step recomputed from its raw fio JSON: /m).and.match(/^PASS {2}Report model equals the one rebuilt from raw data/m)
+  expect(audit.stdout).to.include(`PASS  Per-second traces recomputed from the raw fio logs: ${steps.length} steps, ${seconds} seconds: every stored per-second value equals the one recomputed from its fio logs`)
+}
+
 const pageCount = (pdf: string) => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], {encoding: 'utf8'}))![1])
 
 describe('review tests on a file (real fio, Chromium)', function () {
@@ -86,6 +122,7 @@ describe('review tests on a file (real fio, Chromium)', function () {
     const plan = await runCli(['plan', 'fob-ss', '--device', `file:${join(tmp(), 'p.img')}`, '--size', '64MiB', '--time-scale', '0.0002'], {env})
     expect(plan.code, plan.stderr).to.equal(0)
     expect(plan.stdout.split('\n')[0]).to.include('a review test, not part of the SNIA PTS').and.include(reviewSource('fob-ss')!)
+    expect(plan.stdout, 'pts plan lists the per-second traces').to.match(/^ {2}- Per-second traces: on in every run of this test, with or without --per-second: /m)
     const out = await run('fob-ss')
     const r = results(out)
     expect(r.revision).to.equal('reviews')
@@ -102,6 +139,7 @@ describe('review tests on a file (real fio, Chromium)', function () {
     const text = pdfText(pdf)
     expectReviewNotice(text, 'fob-ss', pageCount(pdf))
     for (const t of ['FOB-SS - RND 4KiB R - IOPS vs QD', 'FOB-SS - RND 4KiB W - Tabular Data', 'FOB-SS - RND 4KiB R/W 70/30 - IOPS vs QD', 'Steady state / FOB', 'FOB-SS - Preconditioning']) expect(text).to.include(t)
+    await expectPerSecond(out, r, text, env, false)
     const audit = await runCli(['audit', out], {env})
     expect(audit.stdout).to.match(/PASS {2}Every step recomputed from its raw fio JSON: 17 fio steps/)
     expect(audit.stdout).to.match(/PASS {2}Report model equals the one rebuilt from raw data/)
@@ -124,31 +162,77 @@ describe('review tests on a file (real fio, Chromium)', function () {
     expectReviewNotice(text, 'four-corners', pageCount(pdf))
     expect(flat(text)).to.include('8 GiB span clamped to 64 MiB').and.include('FOUR-CORNERS - Random Seeks').and.include('Accesses per second')
     expect(text, 'the parameters page lists the clamp').to.match(/Span\s+8 GiB span clamped to 64 MiB/)
+    await expectPerSecond(out, r, text, env, false)
   })
 
   it('transfer-sizes and fill: MB/s per block size; MB/s by position in LBA order', async () => {
-    const ts = results(await run('transfer-sizes'))
+    const tsOut = await run('transfer-sizes')
+    const ts = results(tsOut)
     expect(phase(ts, 'sizes', 'sweep').points.map(p => `${p.blockSizeBytes}/${p.readPct}`)).to.deep.equal(['512/0', '512/100', '4194304/0', '4194304/100'])
     const tsText = pdfText(join(tmp(), 'transfer-sizes', 'report.pdf'))
     expect(tsText).to.include('TRANSFER-SIZES - MB/s vs block size')
     expectReviewNotice(tsText, 'transfer-sizes', pageCount(join(tmp(), 'transfer-sizes', 'report.pdf')))
+    await expectPerSecond(tsOut, ts, tsText, env, false)
     const fillOut = await run('fill')
-    const f = phase(results(fillOut), 'fill', 'fill')
+    const fr = results(fillOut)
+    const f = phase(fr, 'fill', 'fill')
     expect(f.steps.map(s => s.offsetBytes)).to.deep.equal(Array.from({length: 8}, (_, k) => k * 8 * 1024 * 1024))
     for (const s of f.steps) expect(s.writeBytes).to.equal(s.sizeBytes)
     const pdf = join(fillOut, 'report.pdf')
     const text = pdfText(pdf)
     expectReviewNotice(text, 'fill', pageCount(pdf))
     expect(text).to.include('FILL - MB/s vs % of capacity written').and.include('Slowest piece at')
+    await expectPerSecond(fillOut, fr, text, env, false)
+  })
+
+  it('consistency and consistency-128k on a file: no purge (a file), per-sample statistics from fio\'s JSON, per-second logs on', async () => {
+    for (const test of ['consistency', 'consistency-128k'] as const) {
+      const out = join(tmp(), test)
+      const r0 = await runCli(['run', test, '--device', `file:${join(tmp(), `${test}.img`)}`, '--size', '32MiB', '--time-scale', '0.0005', '--out', out], {env})
+      expect(r0.code, r0.stderr.slice(-3000)).to.equal(0)
+      const r = results(out)
+      for (const lvl of [75, 100]) {
+        expect(r.phases.find(p => p.id === `purge-${lvl}`), `purge-${lvl}: a file cannot be purged`).to.include({kind: 'purge', method: 'none'})
+        const s = phase(r, `rnd-${lvl}`, 'series')
+        expect(s.samples.length, `${test} ${lvl} %`).to.equal(5)
+        for (const x of s.samples) { expect(x.ioCount).to.be.greaterThan(0); expect(x.latMaxNs).to.be.at.least(x.latMeanNs) }
+        const range = Math.floor(32 * 1024 * 1024 * lvl / 100 / 131072) * 131072
+        expect(readFileSync(join(out, s.samples[0].raw.job), 'utf8')).to.include(`size=${range}\n`)
+      }
+      const pdf = join(out, 'report.pdf')
+      const text = pdfText(pdf)
+      expectReviewNotice(text, test, pageCount(pdf))
+      expect(text).to.include(`${test.toUpperCase()} - Statistics`).and.include('Floor reached at')
+      // the test's own per-sample pages say their source: fio's statistics of each step, not its per-second logs
+      expect(squeeze(text)).to.match(/Source:fio'sownstatistics\(itsJSONoutput\)ofeach[\d.]+m?ssample/)
+      await expectPerSecond(out, r, text, env, false)
+    }
   })
 })
 
-describe('review consistency tests on a loop block device (real fio, root)', function () {
+/**
+ * A copy of specs/ for the loop device runs: fewer points than on the file, some of them long
+ * enough at the run's --time-scale (2 s or more) for fio to log whole seconds (trace pages).
+ */
+function loopSpecs(dir: string): string {
+  return reviewSpecsCopy(dir, {
+    'fob-ss': s => {
+      for (const ph of s.phases) if (ph.kind === 'sweep') { ph.loops[0].values = [0]; ph.loops[1].values = [4] }
+      s.phases.find((ph: {id: string}) => ph.id === 'rnd-precondition').durationSeconds = 120 // 2 samples of 3 s at time scale 0.05
+    },
+    'transfer-sizes': s => { s.phases[0].loops[0].values = [131072] },
+    fill: s => { s.phases[0].steps = 4 },
+  })
+}
+
+describe('review tests on a loop block device (real fio, root)', function () {
   this.timeout(600_000)
   const tmp = useTmpDir('pts-it-reviews-loop-')
   let dev = ''
+  let env: NodeJS.ProcessEnv
   before(function () {
     requireRoot(this, 'creating a loop device')
+    env = {PTS_SPECS_DIR: loopSpecs(tmp())}
     const file = join(tmp(), 'disk.img')
     const fd = openSync(file, 'w')
     ftruncateSync(fd, 64 * 1024 * 1024)
@@ -180,6 +264,69 @@ describe('review consistency tests on a loop block device (real fio, root)', fun
       const text = pdfText(pdf)
       expectReviewNotice(text, test, pageCount(pdf))
       expect(text).to.include(`${test.toUpperCase()} - Statistics`).and.include('Floor reached at').and.match(/75 % fill - response time per (second|[\d.]+m?s sample)/)
+      await expectPerSecond(out, r, text, undefined, false)
     })
   }
+
+  /** A run on the loop device through the safety gate (purged by discard where the test purges). */
+  const runLoop = async (test: string, scale: string) => {
+    const out = join(tmp(), test)
+    const r = await runCli(['run', test, '--device', dev, '--purge', 'discard', '--time-scale', scale, '--out', out, '--yes-destroy-data', dev], {env})
+    expect(r.code, r.stderr.slice(-3000)).to.equal(0)
+    return out
+  }
+
+  it('fob-ss: purge by discard, FOB and steady-state sweeps, a per-second trace page per point (3 s points)', async () => {
+    const out = await runLoop('fob-ss', '0.05')
+    const r = results(out)
+    expect(phase(r, 'purge', 'purge')).to.include({method: 'discard', status: 'done'})
+    for (const id of ['fob', 'ss']) expect(phase(r, id, 'sweep').points.map(p => `${p.readPct}/${p.queueDepth}`), id).to.deep.equal(['0/4'])
+    const pdf = join(out, 'report.pdf')
+    const text = pdfText(pdf)
+    expectReviewNotice(text, 'fob-ss', pageCount(pdf), ['The FOB sweep (RND 4KiB W, TC 1, QD 4;', 'then the same sweep again', 'not a PTS steady state'])
+    expect(text).to.include('FOB-SS - RND 4KiB W - IOPS vs QD').and.include('Steady state / FOB')
+    await expectPerSecond(out, r, text, env, true)
+    // page titles may wrap: compared without whitespace
+    for (const t of ['fob: RND 4KiB W', 'ss: RND 4KiB W', 'rnd-precondition: RND 4KiB W']) expect(squeeze(text), t).to.include(squeeze(`Per-Second Trace - ${t}`))
+  })
+
+  it('four-corners: every corner and the random seeks on the device, traces of the 2.7 s random corners', async () => {
+    const out = await runLoop('four-corners', '0.015')
+    const r = results(out)
+    const random = phase(r, 'random', 'sweep')
+    expect(random.points.map(p => p.label)).to.deep.equal([
+      'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), incompressible data',
+      'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), 50 % compressible data',
+      'RND 4KiB R, 8 GiB span clamped to 64 MiB (the target is smaller)',
+      'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), incompressible data'])
+    for (const p of [...random.points, ...phase(r, 'sequential', 'sweep').points]) expect(p.ioCount, p.label).to.be.greaterThan(0)
+    const seeks = phase(r, 'seeks', 'sweep').points[0]
+    expect(seeks.latBins!.reduce((a, b) => a + b.count, 0)).to.equal(seeks.ioCount)
+    const pdf = join(out, 'report.pdf')
+    const text = pdfText(pdf)
+    expectReviewNotice(text, 'four-corners', pageCount(pdf))
+    expect(flat(text)).to.include('FOUR-CORNERS - Random Seeks').and.include('Accesses per second')
+    await expectPerSecond(out, r, text, env, true)
+  })
+
+  it('transfer-sizes and fill on the device: MB/s per block size (2.5 s points, traced); MB/s by position', async () => {
+    const tsOut = await runLoop('transfer-sizes', '0.5')
+    const ts = results(tsOut)
+    expect(phase(ts, 'sizes', 'sweep').points.map(p => `${p.blockSizeBytes}/${p.readPct}`)).to.deep.equal(['131072/0', '131072/100'])
+    const tsPdf = join(tsOut, 'report.pdf')
+    const tsText = pdfText(tsPdf)
+    expectReviewNotice(tsText, 'transfer-sizes', pageCount(tsPdf), ['SEQ W, then SEQ R, from LBA 0 at TC 1/QD 4'])
+    expect(tsText).to.include('TRANSFER-SIZES - MB/s vs block size')
+    await expectPerSecond(tsOut, ts, tsText, env, true)
+    const fillOut = await runLoop('fill', '0.0002')
+    const fr = results(fillOut)
+    const f = phase(fr, 'fill', 'fill')
+    expect(f.steps.map(s => s.offsetBytes)).to.deep.equal(Array.from({length: 4}, (_, k) => k * 16 * 1024 * 1024))
+    for (const s of f.steps) expect(s.writeBytes).to.equal(s.sizeBytes)
+    const pdf = join(fillOut, 'report.pdf')
+    const text = pdfText(pdf)
+    expectReviewNotice(text, 'fill', pageCount(pdf), ['The whole capacity is written sequentially in LBA order, once, in 4 pieces of about 16 MiB'])
+    expect(text).to.include('FILL - MB/s vs % of capacity written')
+    await expectPerSecond(fillOut, fr, text, env, false)
+  })
 })

@@ -293,6 +293,9 @@ describe('compare model (src/compare/model.ts)', () => {
       expect(model.runs.map(r => [r.key, r.baseline])).to.deep.equal([['R1', true], ['R2', false]])
       expect(model.runs[0].label).to.equal('ACME X1 S/N A - run a (2026-12-01 01:02 UTC)')
       expect(model.header.baseline).to.match(/R1/)
+      // a PTS test: the SNIA title-bar lines and the compliance / steady-state columns (review runs have neither)
+      expect(model.header.issuer).to.deep.equal(['SNIA SSS TWG', 'Solid State Storage Performance Test Specification'])
+      expect(model.header.review).to.equal(false)
     })
 
     it('labels given with --label replace the default, one per run', () => {

@@ -12,6 +12,7 @@ import {comparePhases, loopTables, type LoopPhaseCompare} from '../../src/compar
 import {sampleStats} from '../../src/compare/table.js'
 import {fixed} from '../../src/report/format.js'
 import type {PhaseResult, ProgramResults} from '../../src/model/results.js'
+import {reviewSource} from '../../src/model/tests.js'
 
 const DIRS = [1, 2, 3].map(k => `test/fixtures/review-runs/fob-ss-${k}`)
 const AT = '2026-12-04T00:00:00Z'
@@ -61,6 +62,20 @@ describe('pts compare of fob-ss review runs (real stored runs, pure model)', () 
     // the three runs are on file targets: without --samples they are not called sample variation
     const plain = buildCompareModel(inputs, {generatedAt: AT})
     expect(plain.pages.flatMap(p => p.tables).some(t => t.columns.includes('CV') && /each point measured once/.test(t.heading))).to.equal(false)
+  })
+
+  it('the header of review runs: review tests, not part of the SNIA PTS; no SNIA lines, no compliance or steady-state verdict', () => {
+    const h = buildCompareModel(inputs, {generatedAt: AT, samples: true}).header
+    expect(h.review).to.equal(true)
+    expect(h.issuer).to.deep.equal(['pts review test', 'not part of the SNIA PTS'])
+    expect(h.complianceLines[0]).to.equal(`Review tests, not part of the SNIA PTS: FOB-SS comes from ${reviewSource('fob-ss')}; no steady-state check, and the results are not PTS results`)
+    // the stored reasons besides the review one, once for all runs (read from the manifests)
+    const others = inputs[0].manifest.compliance.reasons.filter(x => !x.startsWith('a review test'))
+    expect(others.length).to.be.greaterThan(0)
+    expect(h.complianceLines.slice(1)).to.deep.equal([`Every run: ${others.join('; ')}`])
+    expect(h.steadyLine).to.equal('Every run complete')
+    expect(h.runs.map(r => r.runStatus)).to.deep.equal(['complete', 'complete', 'complete'])
+    expect(JSON.stringify([h.issuer, h.complianceLines, h.steadyLine])).to.not.match(/SNIA SSS TWG|Compliant|COMPLIANT|Steady state achieved|steady-state loop/)
   })
 
   it('overlaid QD curves: a chart page per sweep, IOPS against queue depth, one line per run and workload, from the stored points', () => {

@@ -2,6 +2,8 @@ import {expect} from 'chai'
 import {readdirSync, readFileSync} from 'node:fs'
 import {histBucketTopNs, perSecondLogKind, perSecondTrace} from '../../src/engine/parse.js'
 import {perSecondJob, perSecondPrefix} from '../../src/engine/jobfile.js'
+import {traceNote} from '../../src/report/pages/traces.js'
+import type {PointTrace} from '../../src/analysis/traces.js'
 
 // Real fio 3.33 logs of one RND 4KiB 70/30 point, TC 2 / QD 4, 3.5 s (how: README.md beside them).
 const dir = new URL('../fixtures/fio/3.33/per-second/', import.meta.url)
@@ -102,5 +104,23 @@ describe('per-second traces from fio logs (real fio 3.33 logs)', () => {
     for (const l of ['write_iops_log=03-loop.round-01.05-p05', 'write_bw_log=03-loop.round-01.05-p05', 'write_lat_log=03-loop.round-01.05-p05', 'log_avg_msec=1000', 'write_hist_log=03-loop.round-01.05-p05', 'log_hist_msec=1000']) expect(global).to.include(l)
     expect(withLogs).to.not.include('log_max_value')
     expect(withLogs.replace(/^(write_\w+_log|log_\w+_msec)=.*\n/gm, '')).to.equal(job)
+  })
+})
+
+describe('trace notes (report/pages/traces.ts)', () => {
+  const trace = (stepSec: number, steps: number, rows: number): PointTrace => ({
+    key: 'rnd-75', phase: {kind: 'series', id: 'rnd-75'} as PointTrace['phase'], label: 'RND 4KiB W TC 1/QD 32', span: `${steps} steps of ${stepSec} s end to end`,
+    steps: Array.from({length: steps}, () => ({}) as PointTrace['steps'][number]),
+    rows: Array.from({length: rows}, (_, i) => ({x: i + 1, iops: 1000 + i, bwBytesPerSec: 4096e3, latMeanNs: 1e5, latMaxNs: 2e6})),
+    stepSeconds: stepSec * steps, tracedSeconds: rows,
+  })
+  it('say their source (fio\'s per-second logs); a trace of 1 s steps (consistency) says it has gaps and where every sample is', () => {
+    const one = traceNote(trace(1, 2000, 1100))
+    expect(one).to.match(/^Source: fio's per-second logs of the steps \(1-second windows\), not their JSON statistics\. RND 4KiB W TC 1\/QD 32, 2000 steps of 1 s end to end; 1100 of 2,000 s traced\./)
+    expect(one).to.include('Each step here is 1.0 s long: fio logs its second only when the window completes before the step ends, so this trace has gaps; the test\'s own per-sample pages have every sample, from fio\'s JSON of each step.')
+    expect(one).to.include('Each line is drawn from at most 600 points')
+    const long = traceNote(trace(60, 5, 295))
+    expect(long).to.match(/^Source: fio's per-second logs/)
+    expect(long).to.not.include('so this trace has gaps')
   })
 })

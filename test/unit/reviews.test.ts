@@ -15,7 +15,7 @@ import type {TargetInfo} from '../../src/plan/target.js'
 import {fillPieceJob, programJob} from '../../src/engine/job.js'
 import {fobSsRows, nearestRank, traceStats} from '../../src/analysis/reviews.js'
 import type {StepResult} from '../../src/model/results.js'
-import {planText} from '../../src/app/plan-text.js'
+import {planJobs, planText} from '../../src/app/plan-text.js'
 
 const specsDir = fileURLToPath(SPECS_DIR)
 const MiB = 1024 ** 2
@@ -58,6 +58,31 @@ describe('review test definitions (specs/reviews/)', () => {
       expect(text.split('\n')[0], t).to.contain('a review test, not part of the SNIA PTS').and.contain(reviewSource(t)!)
       expect(text, t).to.not.match(/\[SNIA PTS\]/)
     }
+  })
+
+  it('every review test has per-second traces without --per-second: its definition says so, its plan has them on and lists them with its parameters; their job texts ask fio for the logs', () => {
+    for (const t of files) {
+      const data = JSON.parse(readFileSync(`${specsDir}/reviews/${t}.json`, 'utf8')) as {perSecond?: string}
+      expect(data.perSecond, `${t}: the definition file`).to.equal('always')
+      const p = plan(t, fileTarget(256 * MiB))
+      expect(p.options.perSecond, t).to.equal(true)
+      const text = planText(p, '/tmp/x.img', [])
+      expect(text, t).to.match(/^ {2}- Per-second traces: on in every run of this test, with or without --per-second: fio logs IOPS, bandwidth and response time of every second of every step but WIPC .*\[pts's choice\]/m)
+      for (const [id, job] of Object.entries(planJobs(p))) {
+        if (p.phases.find(x => x.id === id)?.kind === 'wipc') expect(job, `${t} ${id}`).to.not.contain('write_iops_log=')
+        else expect(job, `${t} ${id}`).to.match(/^write_iops_log=/m).and.match(/^log_avg_msec=1000$/m)
+      }
+    }
+    // a stored review run made before its definition had them (perSecond false in its results): resume keeps them off
+    const old = plan('fob-ss', fileTarget(256 * MiB), {perSecond: false})
+    expect(old.options.perSecond).to.equal(false)
+    expect(old.choices.map(c => c.name)).to.not.include('Per-second traces')
+    expect(Object.values(planJobs(old)).some(j => j.includes('write_iops_log='))).to.equal(false)
+    // a PTS test: only with the flag, and then the parameter names the flag
+    const iops = (o: Partial<ProgramOptions>) => expandProgram(loadProgramSpec('iops', '2.0.2'), {...opts(o), revision: '2.0.2', profile: 'enterprise'}, blockTarget(480e9))
+    expect(iops({}).options.perSecond ?? false).to.equal(false)
+    expect(iops({}).choices.map(c => c.name)).to.not.include('Per-second traces')
+    expect(iops({perSecond: true}).choices.find(c => c.name === 'Per-second traces')?.value).to.match(/^on \(pts run --per-second\): /)
   })
 
   // Table-driven: phases and their kinds, point counts and lengths at time scale 1 on a 480 GB drive.

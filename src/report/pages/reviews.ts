@@ -89,11 +89,11 @@ export function consistencyPages(input: ProgramReportInput): ProgramSection {
   const pages: ProgramPageSpec[] = []
   const traces = series.flatMap(p => p.samples.map((s, i) => ({x: (i + 1) * p.sampleSeconds, y: value(s), series: `${levelOf(p.id)} % fill`})))
   pages.push({kind: 'chart', title: `${r.test.toUpperCase()} - ${unit} ${per}`, chart: lineChart(traces, {xTitle: 'Time (s)', yTitle: unit, points: false}),
-    note: `${unit} of every ${formatDuration(sec)} sample (each its own fio step), each fill level from its own purge; the levels side by side on one time axis.`})
+    note: `Source: fio's own statistics (its JSON output) of each ${formatDuration(sec)} sample, each sample its own fio step; not fio's per-second logs (the per-second trace pages chart those). ${unit} of every sample, each fill level from its own purge; the levels side by side on one time axis.`})
   for (const p of series) {
     const lat = p.samples.flatMap((s, i) => [{x: (i + 1) * p.sampleSeconds, y: Math.max(1e-3, s.latMeanNs / 1e6), series: 'mean'}, {x: (i + 1) * p.sampleSeconds, y: Math.max(1e-3, s.latMaxNs / 1e6), series: 'max'}])
     pages.push({kind: 'chart', title: `${r.test.toUpperCase()} - ${levelOf(p.id)} % fill - response time ${per}`, chart: lineChart(lat, {xTitle: 'Time (s)', yTitle: 'Response time (ms)', logY: true, points: false, series: ['mean', 'max']}),
-      note: 'Mean and maximum response time (fio total latency) of every sample: the maximum is the slowest IO of that sample.'})
+      note: `Source: fio's own statistics (its JSON output) of each ${formatDuration(sec)} sample (its own fio step), not fio's per-second logs. Mean and maximum response time (fio total latency) of every sample: the maximum is the slowest IO of that sample.`})
   }
   const stats = series.map(p => ({p, s: traceStats(p.samples.map(value))}))
   pages.push({kind: 'table', title: `${r.test.toUpperCase()} - Statistics`, tables: [{heading: `${unit} ${per}, each fill level`,

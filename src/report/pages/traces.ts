@@ -30,10 +30,11 @@ export function traceNote(t: PointTrace): string {
   const io = stats(t.rows.map(r => r.iops))
   const mx = stats(t.rows.flatMap(r => (r.latMaxNs === null ? [] : [r.latMaxNs])))
   const mean = stats(t.rows.flatMap(r => (r.latMeanNs === null ? [] : [r.latMeanNs])))
-  const parts = [`${t.label}, ${t.span}; ${t.tracedSeconds} of ${fixed(t.stepSeconds, 0)} s traced.`]
+  const parts = [`Source: fio's per-second logs of the steps (1-second windows), not their JSON statistics. ${t.label}, ${t.span}; ${t.tracedSeconds} of ${fixed(t.stepSeconds, 0)} s traced.`]
   if (io) parts.push(`IOPS per second: min ${fmtIops(io.min)}, median ${fmtIops(io.p50)}, max ${fmtIops(io.max)}, coefficient of variation ${io.cv === null ? 'n/a' : `${fixed(io.cv * 100, 1)} %`}.`)
   if (mean) parts.push(`Mean response time per second: ${fmtMs(mean.min)}-${fmtMs(mean.max)} ms.`)
   if (mx) parts.push(`Maximum response time per second: median ${fmtMs(mx.p50)} ms, highest ${fmtMs(mx.max)} ms.`)
+  if (t.steps.length > 1 && t.stepSeconds / t.steps.length <= 1) parts.push(`Each step here is ${fixed(t.stepSeconds / t.steps.length, 1)} s long: fio logs its second only when the window completes before the step ends, so this trace has gaps; the test's own per-sample pages have every sample, from fio's JSON of each step.`)
   parts.push('fio logs a second when it is complete: a step\'s last second is often not logged (it ends with the step), and has no value here; the maximum of a step\'s last logged second can be missing too (fio writes no histogram window the step ended in). The mean is the total response time (submission + completion), the maximum the top of the highest completion-latency histogram bucket of the second.')
   if (t.rows.length > TRACE_CHART_POINTS) parts.push(`Each line is drawn from at most ${TRACE_CHART_POINTS} points (the lowest and highest value of each interval kept); results.json has every second.`)
   return parts.join(' ')
