@@ -488,8 +488,74 @@ export function reviewHeaderStatus(test: string, source: string, runs: readonly 
   return {lines, complete: open.length === 0, completeLine: open.length === 0 ? 'Every run complete' : `Run NOT complete: ${open.join(', ')}`}
 }
 
-/** The conditions that may differ between comparable runs, one row each (value per run). */
+/** "0.2 s per point x 6": a phase's stored length per step (after the time scale) and its step count. */
+const stepLengthText = (seconds: number, unit: string, steps: readonly unknown[]): string => `${seconds} s per ${unit} x ${steps.length}`
+
+/** A stored phase's length as the run ran it (lengths after the time scale), or null for a phase without a length of its own (purge, WIPC). */
+export function phaseLengthText(ph: PhaseResult): {label: string; text: string} | null {
+  switch (ph.kind) {
+    case 'sweep': return {label: `Point length, ${ph.id}`, text: stepLengthText(ph.pointSeconds, 'point', ph.points)}
+    case 'series': return {label: `Sample length, ${ph.id}`, text: stepLengthText(ph.sampleSeconds, 'sample', ph.samples)}
+    case 'loop': return {label: `Point length, ${ph.id}`, text: `${ph.criteria.pointSeconds} s per point, ${ph.rounds.length} round(s)`}
+    case 'bursts': return {label: `Burst length, ${ph.id}`, text: `${ph.burstSeconds} s write, ${ph.idleSeconds} s idle, x ${ph.repeats}`}
+    case 'fill': {
+      const sizes = [...new Set(ph.steps.map(s => s.sizeBytes))]
+      return {label: `Fill steps, ${ph.id}`, text: `${ph.passes} pass(es), ${ph.steps.length} step(s) of ${sizes.map(formatBytes).join(' / ') || 'none'} (size-based, no time length)`}
+    }
+    default: return null
+  }
+}
+
+/** The noted reasons of a review run besides that it is a review test (which the header says once). */
+const reviewNotes = (r: CompareRun): string[] => r.reasons.filter(x => !/^a review test\b/.test(x))
+
+/**
+ * The side-by-side rows of review runs (specs/reviews/): only what is true of them - the test and
+ * where it comes from, the run status, the time scale and each stored phase's point / step length,
+ * the drive, and the test software. No round limit, steady state, measurement window or compliance
+ * verdict (a review test has none), no TC/QD or point duration of a PTS loop.
+ */
+function reviewConditionRows(inputs: readonly LoopInput[], runs: readonly CompareRun[]): Array<{label: string; values: string[]; condition: boolean}> {
+  const col = (f: (i: LoopInput, r: CompareRun) => string) => inputs.map((x, i) => f(x, runs[i]))
+  const phaseIds: string[] = []
+  for (const x of inputs) for (const ph of x.program?.phases ?? []) if (phaseLengthText(ph) !== null && !phaseIds.includes(ph.id)) phaseIds.push(ph.id)
+  const lengthRows = phaseIds.map(id => {
+    const texts = inputs.map(x => {
+      const ph = x.program?.phases.find(q => q.id === id)
+      return ph ? phaseLengthText(ph) : null
+    })
+    return {label: texts.find(t => t !== null)!.label, values: texts.map(t => (t === null ? 'n/a (no such phase in this run)' : t.text)), condition: true}
+  })
+  return [
+    {label: 'Label', values: col((_, r) => r.label), condition: false},
+    {label: 'Device', values: col((_, r) => r.device), condition: false},
+    {label: 'S/N', values: col((_, r) => r.serial), condition: false},
+    {label: 'Firmware', values: col((_, r) => r.firmware), condition: true},
+    {label: 'Capacity', values: col(x => formatCapacity(x.manifest.target.identity.capacityBytes)), condition: true},
+    {label: 'Interface', values: col(x => x.manifest.target.identity.interface), condition: true},
+    {label: 'Target', values: col((_, r) => r.target), condition: false},
+    {label: 'Run', values: col((_, r) => `${r.runId}, started ${r.runStart}`), condition: false},
+    {label: 'Test', values: col((_, r) => `${r.test}, ${r.revision}`), condition: true},
+    {label: 'Test comes from', values: col(x => reviewSource(x.results.test) ?? 'n/a'), condition: true},
+    {label: 'Run status', values: col((_, r) => r.runStatus), condition: true},
+    {label: 'Time scale', values: col(x => (x.results.parameters.timeScale === 1 ? '1 (full lengths)' : `${x.results.parameters.timeScale} (fixed-duration phases scaled)`)), condition: true},
+    ...lengthRows,
+    {label: 'WIPC', values: col(x => wipcText(x.results)), condition: true},
+    {label: 'Write cache', values: col(x => `${x.manifest.target.identity.writeCache} (required: ${x.results.parameters.writeCacheRequired})`), condition: true},
+    {label: 'Purge', values: col(x => (x.results.purge ? `${x.results.purge.method} (${x.results.purge.status})` : 'none in this test')), condition: true},
+    {label: 'Notes', values: col((_, r) => (reviewNotes(r).length > 0 ? reviewNotes(r).join('; ') : 'none')), condition: true},
+    {label: 'Deviations', values: col((_, r) => (r.deviations.length > 0 ? r.deviations.join('; ') : 'none')), condition: false},
+    {label: 'ioengine', values: col(x => x.results.parameters.ioengine), condition: true},
+    {label: 'fio', values: col(x => x.manifest.fio.version), condition: true},
+    {label: 'pts', values: col(x => x.manifest.tool.version), condition: true},
+    {label: 'Host', values: col(x => `${x.manifest.host.hostname} (${x.manifest.host.cpu}, ${x.manifest.host.cores} cores)`), condition: true},
+    {label: 'Kernel', values: col(x => x.manifest.host.kernel), condition: true},
+  ]
+}
+
+/** The conditions that may differ between comparable runs, one row each (value per run); review runs have their own rows (reviewConditionRows). */
 function conditionRows(inputs: readonly LoopInput[], runs: readonly CompareRun[]): Array<{label: string; values: string[]; condition: boolean}> {
+  if (inputs.length > 0 && inputs.every(x => reviewSource(x.results.test) !== null)) return reviewConditionRows(inputs, runs)
   const col = (f: (i: LoopInput, r: CompareRun) => string) => inputs.map((x, i) => f(x, runs[i]))
   return [
     {label: 'Label', values: col((_, r) => r.label), condition: false},
@@ -533,15 +599,23 @@ export function conditionDifferences(given: readonly CompareRunInput[], labels: 
 type ConditionRow = ReturnType<typeof conditionRows>[number]
 const differs = (r: ConditionRow): boolean => r.condition && new Set(r.values).size > 1
 
+/** The lists of a row that runs may share (printed once): compliance reasons, a review run's notes, deviations; null for any other row. */
+function rowLists(label: string, runs: readonly CompareRun[]): string[][] | null {
+  return label === 'Compliance reasons' ? runs.map(x => x.reasons) : label === 'Notes' ? runs.map(reviewNotes) : label === 'Deviations' ? runs.map(x => x.deviations) : null
+}
+
 function differencesOf(rows: readonly ConditionRow[], runs: readonly CompareRun[]): Difference[] {
-  const reasons = factorLists(runs.map(r => r.reasons))
-  return rows.filter(differs).map(r => ({
+  return rows.filter(differs).map(r => {
+    const lists = r.label === 'Deviations' ? null : rowLists(r.label, runs)
+    const f = lists ? factorLists(lists) : null
+    return {
     field: r.label,
     values: r.values,
-    ...(r.label === 'Compliance reasons' && reasons.common.length > 0
-      ? {shownField: 'Compliance reasons (besides those common to all runs)', shown: reasons.extra.map(e => (e.length > 0 ? e.join('; ') : 'none other'))}
+    ...(f && f.common.length > 0
+      ? {shownField: `${r.label} (besides those common to all runs)`, shown: f.extra.map(e => (e.length > 0 ? e.join('; ') : 'none other'))}
       : {shownField: r.label, shown: r.values}),
-  }))
+    }
+  })
 }
 
 /** The summary's side-by-side rows: lists the runs share (compliance reasons, deviations) are printed once. */
@@ -549,7 +623,7 @@ function sideBySideRows(rows: readonly ConditionRow[], runs: readonly CompareRun
   const n = runs.length
   const out: SideBySideRow[] = []
   for (const r of rows) {
-    const lists = r.label === 'Compliance reasons' ? runs.map(x => x.reasons) : r.label === 'Deviations' ? runs.map(x => x.deviations) : null
+    const lists = rowLists(r.label, runs)
     const f = lists ? factorLists(lists) : null
     if (!f || f.common.length === 0) {
       out.push({label: r.label, values: r.values, differs: differs(r), span: false, colspan: 1})
@@ -786,9 +860,13 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
   const summaryBase: Omit<CompareSummary, 'first' | 'runs'> = {
     baselineNote: loop
       ? `R1 (${runs[0].label}) is the baseline: every ratio in this report is run k / R1. Values are the window averages each run reported (${windowsText}).`
-      : `R1 (${runs[0].label}) is the baseline: every ratio in this report is run k / R1. This test has no steady-state loop: values are each run's stored samples, bursts and operating points, averaged over a phase where a page says so.`,
+      : header.review
+        ? `R1 (${runs[0].label}) is the baseline: every ratio in this report is run k / R1. A review test has no steady-state loop: values are each run's stored sweep points, samples and fill steps, each measured once, as each page says.`
+        : `R1 (${runs[0].label}) is the baseline: every ratio in this report is run k / R1. This test has no steady-state loop: values are each run's stored samples, bursts and operating points, averaged over a phase where a page says so.`,
     differences,
-    noDifferences: 'The runs were made under the same conditions (profile, TC/QD, ActiveRange, point duration, round limit, purge, write cache, compliance and steady-state verdict, test software and host).',
+    noDifferences: header.review
+      ? 'The runs were made under the same conditions (test, run status, time scale, point and step lengths, purge, write cache, test software and host).'
+      : 'The runs were made under the same conditions (profile, TC/QD, ActiveRange, point duration, round limit, purge, write cache, compliance and steady-state verdict, test software and host).',
     samples,
     pagesNote: `Pages: this summary; ${[loop ? matrixPagesNote : '', phaseNote].filter(Boolean).join('; ')}${loop && samples.samples ? '; sample variation (tables and chart)' : ''}.`,
   }

@@ -78,6 +78,47 @@ describe('pts compare of fob-ss review runs (real stored runs, pure model)', () 
     expect(JSON.stringify([h.issuer, h.complianceLines, h.steadyLine])).to.not.match(/SNIA SSS TWG|Compliant|COMPLIANT|Steady state achieved|steady-state loop/)
   })
 
+  it('the summary\'s side-by-side rows of review runs: only what is true of them, lengths as stored; a PTS compare keeps its rows', () => {
+    const model = buildCompareModel(inputs, {generatedAt: AT, samples: true})
+    const rows = model.pages.filter(p => p.kind === 'csummary').flatMap(p => p.summary!.runs)
+    const labels = rows.map(r => r.label)
+    const row = (l: string) => rows.find(r => r.label === l)!
+    // rows only true of a SNIA PTS run are absent
+    for (const l of ['Steady state', 'Measurement window', 'Compliance', 'Compliance reasons', 'Compliance reasons, all runs', 'Round limit', 'Point duration', 'Rounds run', 'TC / QD', 'Profile', 'ActiveRange']) {
+      expect(labels, l).to.not.include(l)
+    }
+    expect(JSON.stringify(rows)).to.not.match(/NOT COMPLIANT|Compliant|NOT ACHIEVED|without steady state|\b60 s\b/)
+    // test, where it comes from, run status, time scale: from the stored runs
+    expect(row('Test').values).to.deep.equal(programs.map(r => `${r.test.toUpperCase()}, Review test, not SNIA PTS`))
+    expect(row('Test comes from').values).to.deep.equal(programs.map(r => reviewSource(r.test)))
+    expect(row('Run status').values).to.deep.equal(programs.map(r => r.status))
+    expect(row('Time scale').values).to.deep.equal(programs.map(r => `${r.parameters.timeScale} (fixed-duration phases scaled)`))
+    // each stored phase with a length: its point / sample length and step count as stored (not the definition's 60 s)
+    const timed = programs[0].phases.filter(p => p.kind === 'sweep' || p.kind === 'series')
+    expect(timed.map(p => p.id)).to.deep.equal(['fob', 'rnd-precondition', 'ss'])
+    for (const ph of timed) {
+      const label = `${ph.kind === 'sweep' ? 'Point' : 'Sample'} length, ${ph.id}`
+      expect(row(label).values, label).to.deep.equal(programs.map(r => {
+        const q = r.phases.find(x => x.id === ph.id)!
+        return q.kind === 'sweep' ? `${q.pointSeconds} s per point x ${q.points.length}` : q.kind === 'series' ? `${q.sampleSeconds} s per sample x ${q.samples.length}` : 'wrong kind'
+      }))
+      expect(programs[0].parameters.pointSeconds, 'the definition\'s length differs from the stored one').to.not.equal((ph as {pointSeconds?: number; sampleSeconds?: number}).pointSeconds ?? (ph as {sampleSeconds: number}).sampleSeconds)
+    }
+    // the drive's identity, and the notes besides the review one (the header says that once)
+    expect(row('Device').values).to.deep.equal(inputs.map(x => `${x.manifest.target.identity.model} (file target)`))
+    expect(row('Capacity').values.length).to.equal(3)
+    const notes = inputs[0].manifest.compliance.reasons.filter(x => !x.startsWith('a review test'))
+    expect(row('Notes, all runs').values).to.deep.equal([notes.join('; ')])
+    expect(model.pages.find(p => p.kind === 'csummary')!.summary!.baselineNote).to.match(/A review test has no steady-state loop/)
+
+    // a PTS compare (two stored DIRTH runs) keeps the PTS rows
+    const pts = buildCompareModel(loadCompareRuns([1, 2].map(k => `test/fixtures/runs/compare-dirth-${k}`)), {generatedAt: AT})
+    const ptsLabels = pts.pages.filter(p => p.kind === 'csummary').flatMap(p => p.summary!.runs.map(r => r.label))
+    expect(ptsLabels).to.include.members(['Steady state', 'Measurement window', 'Compliance', 'Round limit', 'Point duration', 'Rounds run', 'TC / QD'])
+    expect(ptsLabels).to.not.include.members(['Test comes from', 'Time scale'])
+    expect(pts.header.review).to.equal(false)
+  })
+
   it('overlaid QD curves: a chart page per sweep, IOPS against queue depth, one line per run and workload, from the stored points', () => {
     const model = buildCompareModel(inputs, {generatedAt: AT, samples: true})
     const page = model.pages.find(p => p.title === 'Sweep fob - IOPS vs Queue Depth, Run by Run')!
