@@ -85,6 +85,30 @@ describe('pts compare of review runs (CLI, three real fob-ss runs, real Chromium
     expect(flat(text)).to.include('The runs are treated as samples of one model because --samples was given')
   })
 
+  it('the summary page lists only rows true of review runs: test, source, run status, time scale and each phase\'s stored length', () => {
+    const summary = pages.filter(p => p.includes('Runs side by side'))
+    expect(summary.length, 'a summary page').to.be.greaterThan(0)
+    const t = summary.join('\n')
+    const rowStarts = t.split('\n').map(l => l.trim())
+    // no row only true of a SNIA PTS run
+    for (const l of ['Steady state', 'Measurement window', 'Compliance', 'Round limit', 'Point duration', 'Rounds run', 'TC / QD', 'Profile', 'ActiveRange']) {
+      expect(rowStarts.some(x => x.startsWith(l)), `row ${l}`).to.equal(false)
+    }
+    expect(t).to.not.match(/NOT COMPLIANT|Compliant|NOT ACHIEVED|without steady state|\b60 s\b/)
+    // the rows that are true of them, valued from the stored runs
+    const line = (label: string) => rowStarts.find(x => x.startsWith(label))
+    expect(line('Run status')!.split(/\s{2,}/).slice(1)).to.deep.equal(programs.map(r => r.status))
+    expect(line('Time scale')!.split(/\s{2,}/).slice(1)).to.deep.equal(programs.map(r => `${r.parameters.timeScale} (fixed-duration phases`))
+    expect(squeeze(t)).to.include(squeeze(`Test comes from ${reviewSource('fob-ss')}`.slice(0, 40)))
+    for (const id of ['fob', 'ss']) {
+      expect(line(`Point length, ${id}`)!.split(/\s{2,}/).slice(1), id).to.deep.equal(programs.map(r => `${sweep(r, id).pointSeconds} s per point x ${sweep(r, id).points.length}`))
+      expect(programs[0].parameters.pointSeconds).to.not.equal(sweep(programs[0], id).pointSeconds)
+    }
+    const series = programs.map(r => r.phases.find(p => p.kind === 'series') as Extract<PhaseResult, {kind: 'series'}>)
+    expect(line('Sample length, rnd-')!.split(/\s{2,}/).slice(1)).to.deep.equal(series.map(q => `${q.sampleSeconds} s per sample x ${q.samples.length}`))
+    expect(flat(t)).to.include('A review test has no steady-state loop')
+  })
+
   it('the overlaid QD curves: one chart page per sweep, titled run by run', () => {
     for (const id of ['fob', 'ss']) {
       const title = `Sweep ${id} - IOPS vs Queue Depth, Run by Run`
