@@ -348,7 +348,12 @@ export function expandProgram(spec: ProgramSpec, options: ProgramOptions, target
       const {totalBytes, slices} = wipcSlices(range, tc, ph.blockSizeBytes, basis * multiple)
       const requiredBytes = alignDown(basis * ph.capacityMultiple, ph.blockSizeBytes)
       phases.push({kind: 'wipc', id: ph.id, title: ph.title, blockSizeBytes: ph.blockSizeBytes, totalBytes, requiredBytes, capacityMultiple: multiple, rangeBytes: range, slices, threadCount: tc, queueDepth: options.queueDepth})
-      notCompliantIf(multiple < ph.capacityMultiple, `WIPC of ${+(multiple.toFixed(4))}x instead of ${ph.capacityMultiple}x the user capacity${options.wipcMultiple === null ? ` (time scale ${f})` : ''}`)
+      // the reason states the volume the job writes: whole blocks, at least one (wipcSlices), so a tiny
+      // multiple is rounded up; then the multiple asked for is named too
+      const written = totalBytes / basis
+      const rounded = Math.abs(written / multiple - 1) > 0.01
+      const why = [...(options.wipcMultiple === null ? [`time scale ${f}`] : []), ...(rounded ? [`${+(multiple.toPrecision(4))}x asked for, rounded to whole ${blockSizeLabel(ph.blockSizeBytes)} writes`] : [])]
+      notCompliantIf(multiple < ph.capacityMultiple, `WIPC of ${+((rounded ? written : multiple).toPrecision(4))}x instead of ${ph.capacityMultiple}x the user capacity${why.length ? ` (${why.join('; ')})` : ''}`)
       timeline.push({phase: ph.id, title: ph.title, minSec: 0, maxSec: 0, detail: `SEQ ${blockSizeLabel(ph.blockSizeBytes)} writes, ${totalBytes} bytes: ${ph.rangePct !== undefined ? `${formatDecimalVolume(totalBytes)} in the first ${ph.rangePct} % of the capacity` : wipcVolumeText(totalBytes, target.sizeBytes, profile.preconditionActiveRangePct)} (${formatBytes(range)}, written ${+(totalBytes / range).toFixed(2)} times); its duration depends on the device`})
     } else if (ph.kind === 'loop') {
       const pointSeconds = ph.pointSeconds === null ? options.pointSeconds : ph.pointSeconds * f

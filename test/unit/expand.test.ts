@@ -126,6 +126,11 @@ describe('IOPS plan expansion (digest Part A 7, 9, 10; B §5.1)', () => {
     const t = plan({wipcMultiple: null, timeScale: 0.01}, {sizeBytes: GiB})
     expect(phase(t, 'wipc').totalBytes).to.equal(alignDown(0.02 * GiB, 131072))
     expect(t.compliance.reasons).to.include('WIPC of 0.02x instead of 2x the user capacity (time scale 0.01)')
+    // a multiple below one block per thread is rounded up by the job: the reason says what is written
+    const tiny = plan({wipcMultiple: null, timeScale: 0.0002}, {sizeBytes: 64 * 2 ** 20})
+    const tw = phase(tiny, 'wipc')
+    expect(tw.totalBytes).to.be.greaterThan(0.0004 * 64 * 2 ** 20)
+    expect(tiny.compliance.reasons).to.include(`WIPC of ${+(tw.totalBytes / (64 * 2 ** 20)).toPrecision(4)}x instead of 2x the user capacity (time scale 0.0002; 0.0004x asked for, rounded to whole 128KiB writes)`)
   })
 
   it('splitRange refuses more threads than blocks', () => {
