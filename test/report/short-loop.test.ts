@@ -22,9 +22,10 @@ function oneRoundSummary(test: 'iops' | 'lat') {
   loop.rounds = loop.rounds.slice(0, 1)
   loop.evaluations = loop.evaluations.slice(0, 1)
   loop.criteria = {...loop.criteria, maxRounds: 1}
+  results.parameters = {...results.parameters, maxRounds: 1}
   loop.steadyState = {verdict: 'not-achieved', fromRound: 1, toRound: 1, variables: []}
   const model = buildProgramReportModel({manifest: run.manifest, results, rawFiles: run.rawFiles, generatedAt: GENERATED_AT}, PROGRAM_PAGE_BUILDERS[test]!)
-  return model.pages[0].summary!
+  return {...model.pages[0].summary!, text: JSON.stringify(model)}
 }
 
 describe('report summary of a loop cut short by its round limit (fewer rounds than the window)', () => {
@@ -32,11 +33,13 @@ describe('report summary of a loop cut short by its round limit (fewer rounds th
     const s = oneRoundSummary('iops')
     expect(s.verdict).to.equal('Steady State NOT ACHIEVED')
     expect(s.verdictDetail).to.equal('Measurement window rounds 1-1: the loop ended after 1 complete round, fewer than the 5 a steady-state check needs, so no criterion was evaluated. Results are reported from this round.')
+    expect(s.text).to.include('s; max 1 round"').and.not.include('max 1 rounds')
   })
 
   it('LAT: says NOT ACHIEVED once, and why there is no determination (not "No complete measurement window" beside window averages)', () => {
     const s = oneRoundSummary('lat')
     expect(s.verdict).to.equal('Steady State NOT ACHIEVED: Rounds 1-1')
     expect(s.verdictDetail).to.equal('The loop ended after 1 complete round, fewer than the 5 a steady-state check needs, so no criterion was evaluated; the tables average rounds 1-1.')
+    expect(s.text).to.include('s; max 1 round (1 run)').and.not.include('max 1 rounds')
   })
 })

@@ -110,7 +110,7 @@ export function iopsPages(input: ProgramReportInput): ProgramSection {
       {label: 'RW Mix (Outer Loop)', value: p.rwMixReadPct.map(mixLabel).join(', ')},
       {label: 'Block Sizes (Inner Loop)', value: p.blockSizesBytes.map(blockSizeLabel).join(', ')},
       {label: 'TOIO - TC/QD', value: toio},
-      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} rounds`},
+      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} round${p.maxRounds === 1 ? '' : 's'}`},
     ],
     steadyState: {text: ss.text, achieved: ss.achieved},
     headline: [

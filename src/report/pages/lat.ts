@@ -154,7 +154,7 @@ export function latPages(input: ProgramReportInput): ProgramSection {
       {label: 'RW Mix (Outer Loop)', value: runMixes.map(mixLabel).join(', ') || 'n/a'},
       {label: 'Block Sizes (Inner Loop)', value: runSizes.map(blockSizeLabel).join(', ') || 'n/a'},
       {label: 'TOIO - TC/QD', value: `TC ${tc} / QD ${qd} (TOIO ${tc * qd})`},
-      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} rounds (${rounds.length} run)`},
+      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} round${p.maxRounds === 1 ? '' : 's'} (${rounds.length} run)`},
     ],
     steadyState: ss,
     headline,
