@@ -119,6 +119,13 @@ describe('pts plan preflight: the checks (pure)', () => {
     expect(preflightText(r)).to.match(/^Preflight:\n {2}\[PASS\] fio: fio-3\.33 at \/usr\/bin\/fio/).and.include('All checks passed.')
   })
 
+  it('bytes written of a run whose length is fixed (one round): one value, not "at most 44.1 GB to 44.1 GB"', () => {
+    const w = writeEstimate(p, sataRate)
+    const fixed = {...w, totalBytes: {min: w.totalBytes!.min, max: w.totalBytes!.min}, driveWrites: {min: w.driveWrites.min, max: w.driveWrites.min}, timedWriteSec: {min: w.timedWriteSec.min, max: w.timedWriteSec.min}}
+    const d = preflight({facts: facts(), writes: fixed, rateIsBound: true, wipcBytes: wipcBytes(p), stored: storedBytes(p)}).checks.find(c => c.id === 'bytes-written')!.detail
+    expect(d).to.match(/^at most [\d.]+ GB \([\d.]+ [GT]iB\) \([\d.]+ drive writes of 256\.0 GB\)/).and.not.include(' to ')
+  })
+
   const failing: Array<{name: string; f: Partial<PreflightFacts>; id: string; detail: RegExp}> = [
     {name: 'fio missing', f: {fio: {path: '/nonexistent', version: null, problem: 'PTS_FIO=/nonexistent: no such file'}}, id: 'fio', detail: /PTS_FIO=\/nonexistent: no such file: install it/},
     {name: 'Chromium missing', f: {chromium: {path: '/nonexistent', fromEnv: true, executable: false}}, id: 'chromium', detail: /\/nonexistent \(CHROMIUM_PATH\) is not an executable/},
