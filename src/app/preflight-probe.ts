@@ -54,6 +54,13 @@ function freeSpace(path: string): {probedPath: string; freeBytes: number | null;
   }
 }
 
+const INTERFACE_NAMES: Record<string, string> = {nvme: 'an NVMe', sata: 'a SATA', ata: 'an ATA', sas: 'a SAS', scsi: 'a SCSI', usb: 'a USB'}
+
+/** Why the preflight needs an interface's purge tool: "the PTS purge of an NVMe device" (not "a NVME"). */
+export function purgeToolWhy(iface: string): string {
+  return `the PTS purge of ${INTERFACE_NAMES[iface] ?? `a ${iface.toUpperCase()}`} device`
+}
+
 export function probe(prepared: Pick<Prepared, 'target' | 'purge'>, runDir: string): PreflightFacts {
   const t = prepared.target
   let purgeTools: PreflightFacts['purgeTools'] = null
@@ -61,7 +68,7 @@ export function probe(prepared: Pick<Prepared, 'target' | 'purge'>, runDir: stri
   if (t.kind === 'block') {
     const iface = t.identity.interface.toLowerCase()
     const need = new Map<string, string>()
-    for (const tool of INTERFACE_TOOLS[iface] ?? []) need.set(tool, `the PTS purge of a ${iface.toUpperCase()} device`)
+    for (const tool of INTERFACE_TOOLS[iface] ?? []) need.set(tool, purgeToolWhy(iface))
     for (const step of prepared.purge?.steps ?? []) if (!need.has(step.argv[0])) need.set(step.argv[0], `the ${prepared.purge!.method} purge`)
     purgeTools = [...need].map(([tool, why]) => ({tool, pkg: PKG[tool] ?? tool, found: whichPath(tool) !== null, why}))
     if (purgeTools.length === 0) {

@@ -265,9 +265,15 @@ export function preflight(inp: PreflightInput): Preflight {
   const total = w.totalBytes
   checks.push({id: 'bytes-written', status: 'info', title: 'bytes written',
     detail: total
-      ? `${inp.rateIsBound ? 'at most ' : ''}${gb(total.min)} to ${gb(total.max)} (${dwText(w.driveWrites.min)} to ${dwText(w.driveWrites.max)} drive writes of ${formatDecimalGB(w.capacityBytes)}): ${gb(w.fixedBytes)} of WIPC and purge, plus ${formatDuration(w.timedWriteSec.min)} to ${formatDuration(w.timedWriteSec.max)} of writing at ${formatMBps(w.rateBytesPerSec!)}`
+      ? `${inp.rateIsBound ? 'at most ' : ''}${span(total, gb)} (${span(w.driveWrites, dwText)} drive writes of ${formatDecimalGB(w.capacityBytes)}): ${gb(w.fixedBytes)} of WIPC and purge, plus ${span(w.timedWriteSec, formatDuration)} of writing at ${formatMBps(w.rateBytesPerSec!)}`
       : `${gb(w.fixedBytes)} of WIPC and purge (${dwText(w.driveWrites.min)} drive writes), plus ${formatDuration(w.timedWriteSec.min)} to ${formatDuration(w.timedWriteSec.max)} of writing whose volume depends on the target's speed (${w.rateBasis})`})
   return {ok: !checks.some(c => c.status === 'fail'), checks, writes: w, wipc: {bytes: inp.wipcBytes, seconds: wipcSec}, storedBytes: inp.stored}
+}
+
+/** "a to b", or one value when both ends are the same (a plan without a steady-state loop range). */
+function span(r: {min: number; max: number}, fmt: (x: number) => string): string {
+  const a = fmt(r.min), b = fmt(r.max)
+  return a === b ? a : `${a} to ${b}`
 }
 
 /** Preflight lines as text: "  [PASS] fio: fio-3.33 at /usr/bin/fio". */

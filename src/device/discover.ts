@@ -15,7 +15,7 @@ import {parseSgInq, type SgInquiry} from './parse-scsi.js'
 import {parseSmartctlInfo, type SmartctlInfo} from './parse-smartctl.js'
 import {parseBlkidExport, parseWipefsJson} from './parse-signatures.js'
 import {safetyVerdict, type SafetyFacts, type SafetyOptions, type SafetyVerdict} from './safety.js'
-import {purgeMethods, type PurgeFacts, type PurgeMethod} from './purge-plan.js'
+import {ataPurgeNotes, purgeMethods, type PurgeFacts, type PurgeMethod} from './purge-plan.js'
 import {cacheInterface, getWriteCache} from './write-cache.js'
 
 export interface DeviceChild { path: string; type: string; fstype: string | null; mountpoints: string[]; sizeBytes: number }
@@ -234,6 +234,7 @@ function describe(n: LsblkNode, tools: Record<string, boolean>, opts: SafetyOpti
       const r = run(['hdparm', '-I', n.path])
       if (r.code === 0) { try { ata = parseHdparmIdentify(r.stdout) } catch (e) { if (iface !== 'usb') notes.push(`hdparm -I output unreadable: ${(e as Error).message}`) } }
       else if (iface !== 'usb') notes.push(`hdparm -I failed (exit ${r.code}): ${r.stderr.trim()}`)
+      if (iface !== 'usb') notes.push(...ataPurgeNotes(ata))
     }
   }
   if (iface === 'sas' || iface === 'scsi' || iface === 'sata' || iface === 'fc' || iface === 'iscsi') {

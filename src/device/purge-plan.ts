@@ -77,6 +77,20 @@ export function ataSecurityBlocker(ata: HdparmIdentify | null): string | null {
   return null
 }
 
+/**
+ * Why an ATA drive offers no ATA purge, for `pts devices` (as its SCSI SANITIZE note does): one
+ * line for the security erase and one for SANITIZE, empty when both are available.
+ */
+export function ataPurgeNotes(ata: HdparmIdentify | null): string[] {
+  if (!ata) return []
+  const notes: string[] = []
+  const b = ataSecurityBlocker(ata)
+  if (b) notes.push(`ATA security erase is not available: ${b}`)
+  if (!ata.sanitizeFeature) notes.push('ATA SANITIZE is not supported: the drive does not report the SANITIZE feature set (hdparm -I)')
+  else if (!ata.blockEraseExt && !ata.cryptoScrambleExt) notes.push('ATA SANITIZE is not available: the drive reports neither BLOCK ERASE nor CRYPTO SCRAMBLE (hdparm -I)')
+  return notes
+}
+
 /** Every purge method this device supports (compliant ones first), from its capabilities. */
 export function purgeMethods(f: PurgeFacts): PurgeMethod[] {
   if (f.kind === 'file' || f.interface === 'file') return ['none']

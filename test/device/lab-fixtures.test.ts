@@ -11,7 +11,7 @@ import {parseNvmeIdCtrl, parseNvmeVwcFeature} from '../../src/device/parse-nvme.
 import {parseHdparmIdentify, parseHdparmWriteCache} from '../../src/device/parse-ata.js'
 import {parseSdparmWce, parseSgInq} from '../../src/device/parse-scsi.js'
 import {parseSmartctlInfo} from '../../src/device/parse-smartctl.js'
-import {choosePurge, purgeMethods, type PurgeFacts} from '../../src/device/purge-plan.js'
+import {ataPurgeNotes, choosePurge, purgeMethods, type PurgeFacts} from '../../src/device/purge-plan.js'
 import {scsiSanitizeSupport} from '../../src/device/discover.js'
 import {nvmeControllerPath} from '../../src/device/write-cache.js'
 import {applyWriteCache} from '../../src/runner/session.js'
@@ -93,6 +93,16 @@ describe('lab fixtures: SATA (AHCI disk)', () => {
     const f: PurgeFacts = {path: '/dev/sdb', interface: 'sata', nvme: null, ata, scsi: false, discard: true, discardZeroes: null, tools}
     expect(choosePurge(f, 'auto').refused).to.match(/no PTS purge method .*ATA security erase unavailable: the drive does not support the ATA Security feature set/)
     for (const m of ['ata-secure-erase', 'ata-secure-erase-enhanced'] as const) expect(choosePurge(f, m).refused).to.equal('ATA security erase of /dev/sdb refused: the drive does not support the ATA Security feature set')
+  })
+  it('pts devices says why no ATA purge is offered (as it does for SCSI SANITIZE)', () => {
+    expect(ataPurgeNotes(ata)).to.deep.equal([
+      'ATA security erase is not available: the drive does not support the ATA Security feature set',
+      'ATA SANITIZE is not supported: the drive does not report the SANITIZE feature set (hdparm -I)',
+    ])
+    expect(ataPurgeNotes(null)).to.deep.equal([])
+    // a real drive (published hdparm -I of a frozen 2 TB drive): the note says frozen and what to do
+    const frozen = parseHdparmIdentify(readFileSync(fileURLToPath(new URL('../fixtures/devices/hdparm-I/tesla-2tb-frozen.txt', import.meta.url)), 'utf8'))
+    expect(ataPurgeNotes(frozen)[0]).to.match(/^ATA security erase is not available: the drive's security state is frozen/)
   })
   it('sg_inq through libata (vendor ATA) and sdparm (exit 5, value printed)', () => {
     expect(parseSgInq(fx('sg_inq-sata.txt')).vendor).to.equal('ATA')

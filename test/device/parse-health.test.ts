@@ -1,7 +1,8 @@
 /**
  * Drive health parsers (src/device/parse-health.ts), table-driven on real captured outputs: smartctl
  * --json of real NVMe, SATA and SAS drives (published captures of the smartctl_exporter project,
- * see each fixture's .source.md) and of a loop device on the development machine.
+ * see each fixture's .source.md), nvme smart-log -o json of a real NVMe drive (nvme-smart-log/,
+ * published by the nvme-exporter project), and of a loop device on the development machine.
  */
 import {expect} from 'chai'
 import {readFileSync} from 'node:fs'
@@ -27,6 +28,15 @@ describe('drive health parsers (real captures)', () => {
     const r = parseSmartctlHealth(fx(c.file))
     expect(r.ok, JSON.stringify(r)).to.equal(true)
     if (r.ok) expect(r.facts).to.deep.include(c.want)
+  })
+
+  // a real drive's nvme smart-log (nvme-cli 2.16: counters as JSON numbers, not strings as the lab's 2.3 prints them)
+  it('nvme smart-log: nvme-smart-log/samsung-pm981a-512g.json (a real Samsung PM981a, nvme-cli 2.16)', () => {
+    const r = parseNvmeSmartLog(fx('nvme-smart-log/samsung-pm981a-512g.json'))
+    expect(r.ok, JSON.stringify(r)).to.equal(true)
+    if (r.ok) expect(r.facts).to.deep.equal({source: 'nvme-cli', protocol: 'NVMe', temperatureC: 49, criticalWarning: 0, smartPassed: null,
+      hostBytesWritten: 21724857 * 512_000, hostBytesWrittenUnit: 512_000, hostWritesAttribute: null, mediaErrors: 0, percentageUsed: 2, availableSparePct: 100,
+      powerOnHours: 3563, powerCycles: 1134, unsafeShutdowns: 513, errorLogEntries: 39, warningTempMinutes: 0, criticalTempMinutes: 0, thermalTransitions: 0, thermalSeconds: 0})
   })
 
   // the device lab's emulated drives (test/fixtures/devices/lab-health/README.md)

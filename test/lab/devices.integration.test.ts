@@ -46,6 +46,7 @@ describe('lab: pts devices on emulated NVMe, SCSI and SATA drives', function () 
     expect(s.notes.join('\n')).to.match(/SANITIZE.*not supported/i)
     expect(a.ata?.security ?? null).to.equal(null)
     expect(a.purgeMethods.filter(m => m.startsWith('ata-'))).to.deep.equal([])
+    expect(a.notes.join('\n')).to.include('ATA security erase is not available: the drive does not support the ATA Security feature set').and.include('ATA SANITIZE is not supported')
   })
 
   const SERIALS = [[DEV.nvme, LAB_SERIALS.nvme], [DEV.scsi, LAB_SERIALS.scsi], [DEV.sata, LAB_SERIALS.sata]] as const

@@ -119,10 +119,17 @@ describe('pts plan preflight: the checks (pure)', () => {
     expect(preflightText(r)).to.match(/^Preflight:\n {2}\[PASS\] fio: fio-3\.33 at \/usr\/bin\/fio/).and.include('All checks passed.')
   })
 
+  it('bytes written of a run whose length is fixed (one round): one value, not "at most 44.1 GB to 44.1 GB"', () => {
+    const w = writeEstimate(p, sataRate)
+    const fixed = {...w, totalBytes: {min: w.totalBytes!.min, max: w.totalBytes!.min}, driveWrites: {min: w.driveWrites.min, max: w.driveWrites.min}, timedWriteSec: {min: w.timedWriteSec.min, max: w.timedWriteSec.min}}
+    const d = preflight({facts: facts(), writes: fixed, rateIsBound: true, wipcBytes: wipcBytes(p), stored: storedBytes(p)}).checks.find(c => c.id === 'bytes-written')!.detail
+    expect(d).to.match(/^at most [\d.]+ GB \([\d.]+ [GT]iB\) \([\d.]+ drive writes of 256\.0 GB\)/).and.not.include(' to ')
+  })
+
   const failing: Array<{name: string; f: Partial<PreflightFacts>; id: string; detail: RegExp}> = [
     {name: 'fio missing', f: {fio: {path: '/nonexistent', version: null, problem: 'PTS_FIO=/nonexistent: no such file'}}, id: 'fio', detail: /PTS_FIO=\/nonexistent: no such file: install it/},
     {name: 'Chromium missing', f: {chromium: {path: '/nonexistent', fromEnv: true, executable: false}}, id: 'chromium', detail: /\/nonexistent \(CHROMIUM_PATH\) is not an executable/},
-    {name: 'purge tool missing', f: {purgeTools: [{tool: 'nvme', pkg: 'nvme-cli', found: false, why: 'the PTS purge of a NVME device'}]}, id: 'purge-tool', detail: /missing nvme: apt-get install -y nvme-cli/},
+    {name: 'purge tool missing', f: {purgeTools: [{tool: 'nvme', pkg: 'nvme-cli', found: false, why: 'the PTS purge of an NVMe device'}]}, id: 'purge-tool', detail: /missing nvme: apt-get install -y nvme-cli/},
     {name: 'too little free space', f: {runDir: {path: '/r/run', probedPath: '/r', freeBytes: 1e6, device: '1', problem: null}}, id: 'free-space', detail: /free space or choose another --out/},
     {name: 'free space unknown', f: {runDir: {path: '/r/run', probedPath: '/r', freeBytes: null, device: null, problem: 'EACCES'}}, id: 'free-space', detail: /cannot tell the free space .*EACCES/},
     {name: 'a file target on the same file system that does not fit', f: {targetFile: {path: '/r/t.img', createBytes: 200e9, freeBytes: 100e9, device: '1'}}, id: 'free-space', detail: /target file grows to 200\.0 GB/},
@@ -145,5 +152,12 @@ describe('pts plan preflight: the checks (pure)', () => {
     expect(r.ok).to.equal(true)
     expect(r.wipc.seconds).to.equal(null)
     expect(r.checks.find(c => c.id === 'bytes-written')!.detail).to.match(/of writing whose volume depends on the target's speed/)
+  })
+})
+
+describe('pts plan preflight: the purge tool line names the interface as written', () => {
+  it('"the PTS purge of an NVMe device" (was "a NVME"), "a SATA", "a SAS"', async () => {
+    const {purgeToolWhy} = await import('../../src/app/preflight-probe.js')
+    expect(['nvme', 'sata', 'sas', 'scsi'].map(purgeToolWhy)).to.deep.equal(['the PTS purge of an NVMe device', 'the PTS purge of a SATA device', 'the PTS purge of a SAS device', 'the PTS purge of a SCSI device'])
   })
 })

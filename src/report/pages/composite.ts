@@ -275,7 +275,7 @@ export function compositePages(input: ProgramReportInput): ProgramSection {
       {label: 'DV Loop', value: tcs.length > 0 ? `TC ${tcs[0]}..${tcs.at(-1)} x QD ${qds.at(-1)}..${qds[0]} (TC = threads, QD = outstanding IOs per thread)` : 'n/a'},
       {label: 'Pre-write per Round', value: preRoundStep ? `R/W ${mixLabel(preRoundStep.readPct)} ${tcqd(preRoundStep)}, ${fixed(preRoundStep.runtimeSec, 2)} s` : 'n/a'},
       {label: 'Ceiling', value: ceilingMs === null ? 'n/a' : `${ceilingMs} ms (Max IOPS)`},
-      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} rounds`},
+      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} round${p.maxRounds === 1 ? '' : 's'}`},
     ],
     steadyState: {text: ssText, achieved},
     headline,

@@ -110,7 +110,7 @@ export function iopsPages(input: ProgramReportInput): ProgramSection {
       {label: 'RW Mix (Outer Loop)', value: p.rwMixReadPct.map(mixLabel).join(', ')},
       {label: 'Block Sizes (Inner Loop)', value: p.blockSizesBytes.map(blockSizeLabel).join(', ')},
       {label: 'TOIO - TC/QD', value: toio},
-      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} rounds`},
+      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} round${p.maxRounds === 1 ? '' : 's'}`},
     ],
     steadyState: {text: ss.text, achieved: ss.achieved},
     headline: [
@@ -125,7 +125,10 @@ export function iopsPages(input: ProgramReportInput): ProgramSection {
       ? `All ${determinations.length} tracking variable(s) met the data and slope excursion criteria in rounds ${window}.`
       : v.steadyState.fromRound === null
         ? `No measurement window: steady state needs ${p.windowRounds} complete rounds, and ${complete.length} ${complete.length === 1 ? 'was' : 'were'} run. The tables show no window averages.`
-        : `Measurement window rounds ${window}: ${determinations.filter(d => !d.steady).map(d => d.label).join('; ') || 'every tracking variable met the criteria, but the run did not finish'}${determinations.some(d => !d.steady) ? ' did not meet the criteria' : ''}. Results are reported from this window.`,
+        : determinations.length === 0
+          // the round limit ended the loop before the window's rounds: no criterion was evaluated
+          ? `Measurement window rounds ${window}: the loop ended after ${complete.length} complete round${complete.length === 1 ? '' : 's'}, fewer than the ${p.windowRounds} a steady-state check needs, so no criterion was evaluated. Results are reported from ${complete.length === 1 ? 'this round' : 'these rounds'}.`
+          : `Measurement window rounds ${window}: ${determinations.filter(d => !d.steady).map(d => d.label).join('; ') || 'every tracking variable met the criteria, but the run did not finish'}${determinations.some(d => !d.steady) ? ' did not meet the criteria' : ''}. Results are reported from this window.`,
     summaryRows: [{label: 'Rounds run', value: `${complete.length} complete of max ${p.maxRounds}${v.rounds.length > complete.length ? `; round ${v.rounds.find(x => !complete.includes(x))!.round} was cut by the ${v.status === 'interrupted' ? 'interruption' : 'failure'}` : ''}`}],
     pages,
   }

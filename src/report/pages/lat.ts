@@ -154,15 +154,18 @@ export function latPages(input: ProgramReportInput): ProgramSection {
       {label: 'RW Mix (Outer Loop)', value: runMixes.map(mixLabel).join(', ') || 'n/a'},
       {label: 'Block Sizes (Inner Loop)', value: runSizes.map(blockSizeLabel).join(', ') || 'n/a'},
       {label: 'TOIO - TC/QD', value: `TC ${tc} / QD ${qd} (TOIO ${tc * qd})`},
-      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} rounds (${rounds.length} run)`},
+      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} round${p.maxRounds === 1 ? '' : 's'} (${rounds.length} run)`},
     ],
     steadyState: ss,
     headline,
-    verdict: ss.achieved ? `Steady state achieved: ${window}` : `Steady State NOT ACHIEVED: ${window}`,
+    // the window text carries its own "(NOT ACHIEVED...)": said once
+    verdict: ss.achieved ? `Steady state achieved: ${window}` : `Steady State NOT ACHIEVED: ${window.replace(/ \(NOT ACHIEVED\)$/, '').replace(/^NOT ACHIEVED \((.*)\)$/, '$1')}`,
     verdictDetail: v0
       ? `Tracking variable ${loop!.tracking[0]?.label ?? 'RND 4KiB R/W 0/100 ART'}: window average ${fmtMs(v0.average)} ms; data excursion ${fmtMs(v0.dataExcursion)} ms (allowed ${fmtMs(v0.allowedDataExcursion)} ms, ${v0.dataExcursionOk ? 'pass' : 'FAIL'}); ` +
         `slope excursion ${fmtMs(v0.slopeExcursion)} ms (allowed ${fmtMs(v0.allowedSlopeExcursion)} ms, ${v0.slopeExcursionOk ? 'pass' : 'FAIL'}).`
-      : 'No complete measurement window.',
+      : from !== null && nRounds < (loop?.criteria.windowRounds ?? 5)
+        ? `The loop ended after ${nRounds} complete round${nRounds === 1 ? '' : 's'}, fewer than the ${loop?.criteria.windowRounds ?? 5} a steady-state check needs, so no criterion was evaluated; the tables average rounds ${from}-${to}.`
+        : 'No complete measurement window.',
     pages,
   }
 }

@@ -47,7 +47,7 @@ export function tpPages(input: ProgramReportInput): ProgramSection {
     test: [
       {label: 'Test Stimulus', value: `SEQ ${sizes.join(', ')}; R/W 100/0 then 0/100`},
       {label: 'TOIO - TC/QD', value: `TC ${p.threadCount} / QD ${p.queueDepth} (TOIO ${p.threadCount * p.queueDepth})`},
-      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} rounds per block size`},
+      {label: 'Point Duration', value: `${p.pointSeconds} s; max ${p.maxRounds} round${p.maxRounds === 1 ? '' : 's'} per block size`},
     ],
     steadyState: {text: loops.map((l, i) => `${sizes[i]}: ${all[i].text}`).join('; ') || 'n/a', achieved},
     headline: loops.flatMap((l, i) => [0, 100].map(rp => {
