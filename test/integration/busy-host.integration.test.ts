@@ -103,8 +103,8 @@ describe('pts run and pts audit agree on a busy host (two CPU hogs on the 2 core
     const wallSec = (Date.now() - t0) / 1000
     for (const h of hogs) expect(h.exitCode, 'a CPU hog stopped during the run').to.equal(null)
     const hogShare = hogs.map((h, i) => (cpuSec(h.pid!) - cpu0[i]) / wallSec)
-    // each hog had a real share of a core beside pts, fio and whatever else runs on this host
-    for (const s of hogShare) expect(s, 'a CPU hog got almost no CPU: the host was not busied by it').to.be.at.least(0.1)
+    // each hog had a share of a core beside pts, fio and whatever else runs on this host (13-29 % seen at load 10-17)
+    for (const s of hogShare) expect(s, 'a CPU hog got almost no CPU: the host was not busied by it').to.be.at.least(0.03)
     return {r, wallSec, hogShare, load: loadavg()}
   }
 
