@@ -15,9 +15,11 @@
  *   on 2,931 stored steps, load 0.5 to 30: every overrun was within the maximum response time
  *   + 0.3 ms.) A busy host makes the drain slower, and that shows in the maximum response time, so
  *   the bound follows the load.
- * - Idle gaps: the next step's fio is started ahead and waits, set up, until the previous step's
- *   last I/O has completed; the gap is measured from that completion (after the drain) to the
- *   next step's I/O start. The hand-over takes ~5 ms on an idle host and a few hundred ms on a
+ * - Idle gaps: the next steps' fio processes are started ahead and wait, set up, until the
+ *   previous step's last I/O has completed (startAhead: at least two, and for short steps as many
+ *   as make SETUP_LEAD_SEC of planned time ahead of the newest one, because a busy host can take
+ *   two seconds to set a fio job up); the gap is measured from that completion (after the drain)
+ *   to the next step's I/O start. The hand-over takes ~5 ms on an idle host and a few hundred ms on a
  *   busy one; pts allows DEFAULT_MAX_GAP_MS (pts audit --max-gap-ms), beyond which the drive has
  *   had idle time the test does not give it. A gap across a recorded interruption (pts resume)
  *   is a disclosed deviation, not a failure.
@@ -31,6 +33,27 @@ export const OVERRUN_SLACK_SEC = 0.01
 export const SHORT_TOLERANCE_SEC = 0.0005
 /** Idle time allowed between consecutive steps of a phase (pts audit --max-gap-ms), ms. */
 export const DEFAULT_MAX_GAP_MS = 1000
+
+/** Planned step time (s) pts keeps ahead of the newest step it starts ahead: the time that step has to set up before its turn. */
+export const SETUP_LEAD_SEC = 4
+/** At most this many steps started ahead (each is a fio process with its buffers, waiting at the gate). */
+export const MAX_STEPS_AHEAD = 6
+
+/**
+ * Whether a pipeline starts one more step ahead: `min` steps ahead at least (0: never, each step
+ * depends on the one before), and beyond that while the running step and the waiting ones plan
+ * less than SETUP_LEAD_SEC together (a step of unknown length counts as long enough), at most
+ * MAX_STEPS_AHEAD. Measured at load 14 on 2 cores (two CPU hogs and other test runs): a fio job
+ * of 0.5 s points reached its start gate up to 1.8 s after the step before it had ended when it
+ * was started only two steps ahead, and that idle time was the gap.
+ */
+export function startAhead(min: number, runningSec: number | null, waitingSec: readonly (number | null)[]): boolean {
+  if (min <= 0) return false
+  if (waitingSec.length < min) return true
+  if (waitingSec.length >= MAX_STEPS_AHEAD) return false
+  const lead = [runningSec, ...waitingSec].reduce<number>((a, b) => a + (b ?? Infinity), 0)
+  return lead < SETUP_LEAD_SEC
+}
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6
 const round3 = (x: number) => Math.round(x * 1e3) / 1e3

@@ -34,7 +34,7 @@ import {burstComment, fillPieceJob, programJob, programWipcJob, seriesSampleJob,
 import {firstStreamStarts, nextStreamStarts, streamAdvance} from '../plan/stream.js'
 import {type PerSecondTrace, type PhaseResult, type ProgramResults, type SeriesSample, type StepResult, type StepTiming} from '../model/results.js'
 import {userParameter} from '../model/wording.js'
-import {DEFAULT_MAX_GAP_MS, durationText, gapMs, gapText, runTimingReview, stepTiming, timingFindings} from '../analysis/timing.js'
+import {DEFAULT_MAX_GAP_MS, durationText, gapMs, gapText, runTimingReview, startAhead, stepTiming, timingFindings} from '../analysis/timing.js'
 import {stepsOf} from '../analysis/steps.js'
 import {concludeLoop} from '../steady-state/conclude.js'
 import {burstsFromSteps, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
@@ -283,7 +283,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     gaps: {prevEndNs: bigint | null} | null = null,
     /** Host idle before the successor of s: its release waits until this many ms after s's IO ended (HIR bursts); 0 = at once. */
     idleAfterMs: (s: Step) => number = () => 0,
-    /** Steps started ahead (2); 0: each step's job is written and started only after the step before has ended (its job depends on that step's output). */
+    /** Steps started ahead, at least (2; more for short steps, analysis/timing.ts startAhead); 0: each step's job is written and started only after the step before has ended (its job depends on that step's output). */
     lookahead = 2) => {
     const LOOKAHEAD = lookahead
     const launch = async (s: Step, gated: boolean, sync = true) => {
@@ -312,7 +312,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
     const cancelQueued = async () => { for (const q of queue.splice(0)) { await q.job.cancel(); rmSync(store.path(`${q.rel}.fio`), {force: true}) } }
     for (;;) {
       let last = queue.at(-1)?.step ?? cur.step
-      while (queue.length < LOOKAHEAD) {
+      while (startAhead(LOOKAHEAD, cur.plannedSec, queue.map(q => q.plannedSec))) {
         const n = successor(last)
         if (!n) break
         queue.push(await launch(n, true))

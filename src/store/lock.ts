@@ -4,7 +4,7 @@
  * taken over; lock.json also records the fio and gate processes of the run, so `pts resume` can
  * end fio processes that outlived a killed pts before anything else touches the device.
  */
-import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, openSync, closeSync, unlinkSync, accessSync, constants} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync, openSync, closeSync, unlinkSync, accessSync, constants} from 'node:fs'
 import {hostname, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {EXIT, PtsError} from '../errors.js'
@@ -128,6 +128,25 @@ export class RunLock {
  * After a crash: end the fio and gate processes that a dead pts left behind (by their recorded
  * pids, checked against their command lines), and remove its gate folder. Returns what it did.
  */
+/** The pids (other than this process) with a file under `dir` open, from /proc/<pid>/fd. */
+export function openingFilesIn(dir: string): number[] {
+  const out: number[] = []
+  let procs: string[] = []
+  try { procs = readdirSync('/proc').filter(n => /^\d+$/.test(n)) } catch { return out }
+  for (const n of procs) {
+    const pid = Number(n)
+    if (pid === process.pid) continue
+    let fds: string[] = []
+    try { fds = readdirSync(`/proc/${n}/fd`) } catch { continue }
+    for (const fd of fds) {
+      let to = ''
+      try { to = readlinkSync(`/proc/${n}/fd/${fd}`) } catch { continue }
+      if (to.startsWith(`${dir}/`)) { out.push(pid); break }
+    }
+  }
+  return out
+}
+
 export async function endLeftovers(runDir: string): Promise<string[]> {
   const l = readLock(join(runDir, 'lock.json'))
   const done: string[] = []
@@ -143,6 +162,9 @@ export async function endLeftovers(runDir: string): Promise<string[]> {
   for (const pid of l?.holders ?? []) {
     if (processAlive(pid, 'sleep')) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
   }
+  // a gate holder that pts started just before it died can be missing from lock.json (killed
+  // between the holder's start and the lock's update): end every process with a file of the gate folder open
+  if (l?.gateDir && l.gateDir.includes('pts-gate-')) for (const pid of openingFilesIn(l.gateDir)) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
   if (findProcesses(['fio', join(runDir, 'raw')]).length > 0) throw new PtsError(M.runDir.fioLeftOver(pids), EXIT.runDir)
   if (l?.gateDir && l.gateDir.includes('pts-gate-')) rmSync(l.gateDir, {recursive: true, force: true})
   return done

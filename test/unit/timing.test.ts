@@ -7,7 +7,7 @@ import {expect} from 'chai'
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {acrossResume, DEFAULT_MAX_GAP_MS, gapMs, overrunLimitSec, reviewTiming, runTimingReview, stepTiming, timingFindings, type TimedStep} from '../../src/analysis/timing.js'
+import {acrossResume, DEFAULT_MAX_GAP_MS, gapMs, MAX_STEPS_AHEAD, overrunLimitSec, reviewTiming, runTimingReview, SETUP_LEAD_SEC, startAhead, stepTiming, timingFindings, type TimedStep} from '../../src/analysis/timing.js'
 import {stepsOf} from '../../src/analysis/steps.js'
 import {jobRuntimeSec} from '../../src/engine/parse.js'
 import {readStoredRun} from '../../src/store/read.js'
@@ -66,6 +66,34 @@ describe('run timing: bounds (pure)', () => {
     expect(r.gaps).to.deep.equal(['e: started 1500 ms after the previous step ended (limit 1000 ms of idle time)'])
     expect(r.gapStats).to.deep.equal({count: 2, medianMs: 1500, maxMs: 1500, excused: 1})
     expect(r.maxOverrun).to.deep.equal({sec: 0.1, limitSec: 0.06, what: "b"})
+  })
+
+  /** How many steps a pipeline keeps started ahead of a running step, all of `sec` planned length. */
+  const ahead = (min: number, sec: number | null) => {
+    const waiting: Array<number | null> = []
+    while (startAhead(min, sec, waiting)) waiting.push(sec)
+    return waiting.length
+  }
+
+  it('startAhead: short steps are started far enough ahead to set up on a busy host (>= 3 s of planned time before the newest)', () => {
+    expect(SETUP_LEAD_SEC).to.equal(4)
+    // the newest step started ahead waits behind the running one and the others: that is its time to set up
+    const lead = (sec: number) => sec * ahead(2, sec)
+    expect(ahead(2, 0.5)).to.equal(6)
+    expect(lead(0.5)).to.equal(3)
+    expect(ahead(2, 1)).to.equal(3)
+    expect(lead(1)).to.equal(3)
+    expect(ahead(2, 2)).to.equal(2)
+    // at most MAX_STEPS_AHEAD fio processes waiting, however short the steps
+    expect(ahead(2, 0.05)).to.equal(MAX_STEPS_AHEAD)
+  })
+
+  it('startAhead: long steps and steps of unknown length keep the minimum; 0 never starts a step ahead', () => {
+    expect(ahead(2, 60)).to.equal(2)
+    expect(ahead(2, null)).to.equal(2)
+    expect(ahead(1, 60)).to.equal(1)
+    expect(ahead(0, 0.5)).to.equal(0)
+    expect(startAhead(2, 0.5, [null, null])).to.equal(false)
   })
 
   it('acrossResume: a resume between the two steps', () => {
