@@ -99,8 +99,7 @@ async function expectPerSecond(out: string, r: ProgramResults, text: string, env
     expect(squeeze(text)).to.include(squeeze('Source: fio\'s per-second logs of the steps (1-second windows), not their JSON statistics.'))
   }
   const audit = await runCli(['audit', out], {env})
-  // the checks of the measurements and traces (not the timing checks: idle gaps depend on how busy the machine is)
-  expect(audit.stdout, audit.stdout.slice(-3000)).to.match(/^PASS {2}Every step recomputed from its raw fio JSON: /m).and.match(/^PASS {2}Report model equals the one rebuilt from raw data/m)
+  expect(audit.code, audit.stdout.slice(-3000)).to.equal(0)
   expect(audit.stdout).to.include(`PASS  Per-second traces recomputed from the raw fio logs: ${steps.length} steps, ${seconds} seconds: every stored per-second value equals the one recomputed from its fio logs`)
 }
 
