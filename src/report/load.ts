@@ -35,7 +35,24 @@ export interface LoadedRun {
 
 /** Every file under raw/, sorted by relative path, with its size and SHA-256 (the same walk as the seal). */
 export function hashRawFiles(runDir: string): RawFile[] {
-  return rawOf(sealedPaths(runDir).map(p => hashFile(runDir, p)))
+  return rawOf(hashListed(runDir, sealedPaths(runDir)))
+}
+
+/**
+ * The hashes of the listed files that still exist. A run in progress renames fio's `.partial`
+ * output when its step ends (and a resume removes unfinished ones), possibly between the listing
+ * and the read: such a file is no measurement yet and is left out, instead of failing the report.
+ */
+export function hashListed(runDir: string, paths: readonly string[]): FileHash[] {
+  const out: FileHash[] = []
+  for (const p of paths) {
+    try {
+      out.push(hashFile(runDir, p))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+  }
+  return out
 }
 
 /** The raw/ part of a seal-style file list (drops results.json). */
