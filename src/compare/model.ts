@@ -509,6 +509,36 @@ export function phaseLengthText(ph: PhaseResult): {label: string; text: string} 
 /** The noted reasons of a review run besides that it is a review test (which the header says once). */
 const reviewNotes = (r: CompareRun): string[] => r.reasons.filter(x => !/^a review test\b/.test(x))
 
+type Col = (f: (i: LoopInput, r: CompareRun) => string) => string[]
+type Row = {label: string; values: string[]; condition: boolean}
+/** The rows of every compare summary, PTS or review: the drive and the run. */
+const driveRows = (col: Col): Row[] => [
+    {label: 'Label', values: col((_, r) => r.label), condition: false},
+    {label: 'Device', values: col((_, r) => r.device), condition: false},
+    {label: 'S/N', values: col((_, r) => r.serial), condition: false},
+    {label: 'Firmware', values: col((_, r) => r.firmware), condition: true},
+    {label: 'Capacity', values: col(x => formatCapacity(x.manifest.target.identity.capacityBytes)), condition: true},
+    {label: 'Interface', values: col(x => x.manifest.target.identity.interface), condition: true},
+    {label: 'Target', values: col((_, r) => r.target), condition: false},
+    {label: 'Run', values: col((_, r) => `${r.runId}, started ${r.runStart}`), condition: false},
+    {label: 'Test', values: col((_, r) => `${r.test}, ${r.revision}`), condition: true},
+]
+/** WIPC, write cache and purge, as stored. */
+const preparationRows = (col: Col): Row[] => [
+    {label: 'WIPC', values: col(x => wipcText(x.results)), condition: true},
+    {label: 'Write cache', values: col(x => `${x.manifest.target.identity.writeCache} (required: ${x.results.parameters.writeCacheRequired})`), condition: true},
+    {label: 'Purge', values: col(x => (x.results.purge ? `${x.results.purge.method} (${x.results.purge.status})` : 'none in this test')), condition: true},
+]
+/** Deviations, then the software and host. */
+const platformRows = (col: Col): Row[] => [
+    {label: 'Deviations', values: col((_, r) => (r.deviations.length > 0 ? r.deviations.join('; ') : 'none')), condition: false},
+    {label: 'ioengine', values: col(x => x.results.parameters.ioengine), condition: true},
+    {label: 'fio', values: col(x => x.manifest.fio.version), condition: true},
+    {label: 'pts', values: col(x => x.manifest.tool.version), condition: true},
+    {label: 'Host', values: col(x => `${x.manifest.host.hostname} (${x.manifest.host.cpu}, ${x.manifest.host.cores} cores)`), condition: true},
+    {label: 'Kernel', values: col(x => x.manifest.host.kernel), condition: true},
+]
+
 /**
  * The side-by-side rows of review runs (specs/reviews/): only what is true of them - the test and
  * where it comes from, the run status, the time scale and each stored phase's point / step length,
@@ -527,29 +557,14 @@ function reviewConditionRows(inputs: readonly LoopInput[], runs: readonly Compar
     return {label: texts.find(t => t !== null)!.label, values: texts.map(t => (t === null ? 'n/a (no such phase in this run)' : t.text)), condition: true}
   })
   return [
-    {label: 'Label', values: col((_, r) => r.label), condition: false},
-    {label: 'Device', values: col((_, r) => r.device), condition: false},
-    {label: 'S/N', values: col((_, r) => r.serial), condition: false},
-    {label: 'Firmware', values: col((_, r) => r.firmware), condition: true},
-    {label: 'Capacity', values: col(x => formatCapacity(x.manifest.target.identity.capacityBytes)), condition: true},
-    {label: 'Interface', values: col(x => x.manifest.target.identity.interface), condition: true},
-    {label: 'Target', values: col((_, r) => r.target), condition: false},
-    {label: 'Run', values: col((_, r) => `${r.runId}, started ${r.runStart}`), condition: false},
-    {label: 'Test', values: col((_, r) => `${r.test}, ${r.revision}`), condition: true},
+    ...driveRows(col),
     {label: 'Test comes from', values: col(x => reviewSource(x.results.test) ?? 'n/a'), condition: true},
     {label: 'Run status', values: col((_, r) => r.runStatus), condition: true},
     {label: 'Time scale', values: col(x => (x.results.parameters.timeScale === 1 ? '1 (full lengths)' : `${x.results.parameters.timeScale} (fixed-duration phases scaled)`)), condition: true},
     ...lengthRows,
-    {label: 'WIPC', values: col(x => wipcText(x.results)), condition: true},
-    {label: 'Write cache', values: col(x => `${x.manifest.target.identity.writeCache} (required: ${x.results.parameters.writeCacheRequired})`), condition: true},
-    {label: 'Purge', values: col(x => (x.results.purge ? `${x.results.purge.method} (${x.results.purge.status})` : 'none in this test')), condition: true},
+    ...preparationRows(col),
     {label: 'Notes', values: col((_, r) => (reviewNotes(r).length > 0 ? reviewNotes(r).join('; ') : 'none')), condition: true},
-    {label: 'Deviations', values: col((_, r) => (r.deviations.length > 0 ? r.deviations.join('; ') : 'none')), condition: false},
-    {label: 'ioengine', values: col(x => x.results.parameters.ioengine), condition: true},
-    {label: 'fio', values: col(x => x.manifest.fio.version), condition: true},
-    {label: 'pts', values: col(x => x.manifest.tool.version), condition: true},
-    {label: 'Host', values: col(x => `${x.manifest.host.hostname} (${x.manifest.host.cpu}, ${x.manifest.host.cores} cores)`), condition: true},
-    {label: 'Kernel', values: col(x => x.manifest.host.kernel), condition: true},
+    ...platformRows(col),
   ]
 }
 
@@ -558,34 +573,19 @@ function conditionRows(inputs: readonly LoopInput[], runs: readonly CompareRun[]
   if (inputs.length > 0 && inputs.every(x => reviewSource(x.results.test) !== null)) return reviewConditionRows(inputs, runs)
   const col = (f: (i: LoopInput, r: CompareRun) => string) => inputs.map((x, i) => f(x, runs[i]))
   return [
-    {label: 'Label', values: col((_, r) => r.label), condition: false},
-    {label: 'Device', values: col((_, r) => r.device), condition: false},
-    {label: 'S/N', values: col((_, r) => r.serial), condition: false},
-    {label: 'Firmware', values: col((_, r) => r.firmware), condition: true},
-    {label: 'Capacity', values: col(x => formatCapacity(x.manifest.target.identity.capacityBytes)), condition: true},
-    {label: 'Interface', values: col(x => x.manifest.target.identity.interface), condition: true},
-    {label: 'Target', values: col((_, r) => r.target), condition: false},
-    {label: 'Run', values: col((_, r) => `${r.runId}, started ${r.runStart}`), condition: false},
-    {label: 'Test', values: col((_, r) => `${r.test}, ${r.revision}`), condition: true},
+    ...driveRows(col),
     {label: 'Profile', values: col((_, r) => r.profile), condition: true},
     {label: 'TC / QD', values: col((_, r) => r.tcQd), condition: true},
     {label: 'ActiveRange', values: col((_, r) => r.activeRange), condition: true},
     {label: 'Point duration', values: col((_, r) => r.pointSeconds), condition: true},
     {label: 'Round limit', values: col(x => `${x.results.parameters.maxRounds} (${x.results.parameters.onNoSteadyState ?? 'stop'} without steady state)`), condition: true},
-    {label: 'WIPC', values: col(x => wipcText(x.results)), condition: true},
-    {label: 'Write cache', values: col(x => `${x.manifest.target.identity.writeCache} (required: ${x.results.parameters.writeCacheRequired})`), condition: true},
-    {label: 'Purge', values: col(x => (x.results.purge ? `${x.results.purge.method} (${x.results.purge.status})` : 'none in this test')), condition: true},
+    ...preparationRows(col),
     {label: 'Rounds run', values: col((_, r) => r.rounds), condition: false},
     {label: 'Steady state', values: col((x, r) => (!hasLoop(x.results) ? 'n/a (no loop)' : r.steadyAchieved ? 'achieved' : 'NOT ACHIEVED')), condition: true},
     {label: 'Measurement window', values: col((x, r) => (hasLoop(x.results) ? `rounds ${r.windowFrom}-${r.windowTo}` : 'n/a (no loop)')), condition: true},
     {label: 'Compliance', values: col((_, r) => r.complianceText), condition: true},
     {label: 'Compliance reasons', values: col((_, r) => (r.reasons.length > 0 ? r.reasons.join('; ') : 'none')), condition: true},
-    {label: 'Deviations', values: col((_, r) => (r.deviations.length > 0 ? r.deviations.join('; ') : 'none')), condition: false},
-    {label: 'ioengine', values: col(x => x.results.parameters.ioengine), condition: true},
-    {label: 'fio', values: col(x => x.manifest.fio.version), condition: true},
-    {label: 'pts', values: col(x => x.manifest.tool.version), condition: true},
-    {label: 'Host', values: col(x => `${x.manifest.host.hostname} (${x.manifest.host.cpu}, ${x.manifest.host.cores} cores)`), condition: true},
-    {label: 'Kernel', values: col(x => x.manifest.host.kernel), condition: true},
+    ...platformRows(col),
   ]
 }
 
