@@ -37,6 +37,13 @@ const phase = <K extends PhaseResult['kind']>(r: ProgramResults, id: string, kin
   return p as Extract<PhaseResult, {kind: K}>
 }
 
+/** four-corners' random corners on a 64 MiB target (file or loop device): the 8 GiB span clamped. */
+const FOUR_CORNER_RANDOM_LABELS = [
+  'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), incompressible data',
+  'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), 50 % compressible data',
+  'RND 4KiB R, 8 GiB span clamped to 64 MiB (the target is smaller)',
+  'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), incompressible data']
+
 /** A copy of specs/ whose review tests are smaller (every value is a definition parameter). */
 function smallSpecs(dir: string): string {
   return reviewSpecsCopy(dir, {
@@ -148,11 +155,7 @@ describe('review tests on a file (real fio, Chromium)', function () {
     const out = await run('four-corners')
     const r = results(out)
     const random = phase(r, 'random', 'sweep')
-    expect(random.points.map(p => p.label)).to.deep.equal([
-      'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), incompressible data',
-      'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), 50 % compressible data',
-      'RND 4KiB R, 8 GiB span clamped to 64 MiB (the target is smaller)',
-      'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), incompressible data'])
+    expect(random.points.map(p => p.label)).to.deep.equal(FOUR_CORNER_RANDOM_LABELS)
     expect(readFileSync(join(out, random.points[1].raw.job), 'utf8')).to.match(/^buffer_compress_percentage=50$/m)
     const seeks = phase(r, 'seeks', 'sweep').points[0]
     expect(seeks.latBins!.reduce((a, b) => a + b.count, 0)).to.equal(seeks.ioCount)
@@ -293,11 +296,7 @@ describe('review tests on a loop block device (real fio, root)', function () {
     const out = await runLoop('four-corners', '0.015')
     const r = results(out)
     const random = phase(r, 'random', 'sweep')
-    expect(random.points.map(p => p.label)).to.deep.equal([
-      'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), incompressible data',
-      'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), 50 % compressible data',
-      'RND 4KiB R, 8 GiB span clamped to 64 MiB (the target is smaller)',
-      'RND 4KiB W, 8 GiB span clamped to 64 MiB (the target is smaller), incompressible data'])
+    expect(random.points.map(p => p.label)).to.deep.equal(FOUR_CORNER_RANDOM_LABELS)
     for (const p of [...random.points, ...phase(r, 'sequential', 'sweep').points]) expect(p.ioCount, p.label).to.be.greaterThan(0)
     const seeks = phase(r, 'seeks', 'sweep').points[0]
     expect(seeks.latBins!.reduce((a, b) => a + b.count, 0)).to.equal(seeks.ioCount)
