@@ -3,9 +3,12 @@
  * device), fio, and a built pts (`npm run build`: it runs bin/run.js, as an installed pts would).
  *
  * (a) IOPS ratio: the IOPS of one test point (RND 4 KiB 0/100, TC 4/QD 32) measured through
- *     `pts run` vs the identical fio job run directly by fio, on three targets:
+ *     `pts run` vs the identical fio job run directly by fio, on four targets:
  *       null  fio's `null` ioengine (pts --ioengine null) on a small file target: no I/O at all,
  *             so the ratio shows only the runner's own cost (CPU pts takes from fio, gating).
+ *       shm   a 256 MiB file target in /dev/shm (tmpfs): RAM-backed, and fio's libaio O_DIRECT I/O
+ *             on tmpfs is a synchronous page-cache copy in fio's own thread (no loop device, no
+ *             kernel workers), so the ratio is as quiet as on `null` but real data is copied.
  *       ram   a loop device backed by a file in /dev/shm, attached without --direct-io (buffered
  *             backing; fio opens the loop device with O_DIRECT as usual). RAM-backed, so the
  *             virtual disk's noise is gone but the whole block layer path is still measured.
@@ -49,8 +52,8 @@
  *
  * Prints a table and writes bench/results/<date>-<label>.json (label: BENCH_LABEL-<commit>, or
  * <commit>). Takes about 10 minutes (less when the CI goal is reached early).
- * Env: BENCH_TARGETS (null,ram,file), BENCH_FAST_POINT_SECONDS (null/ram point, 1),
- * BENCH_POINT_SECONDS (file point, 2), BENCH_MIN_PAIRS (8), BENCH_MAX_PAIRS (null/ram cap, 40),
+ * Env: BENCH_TARGETS (null,shm,ram,file), BENCH_FAST_POINT_SECONDS (null/shm/ram point, 1),
+ * BENCH_POINT_SECONDS (file point, 2), BENCH_MIN_PAIRS (8), BENCH_MAX_PAIRS (null/shm/ram cap, 40),
  * BENCH_FILE_MAX_PAIRS (file cap, 10), BENCH_CI_HALF_PCT (2), BENCH_ROUND_POINT_SECONDS (b, 1),
  * BENCH_ROUND_COMPARE (b, 0), BENCH_STARTUP_RUNS (c, 10), BENCH_DIR, BENCH_LABEL,
  * BENCH_PTS_BIN (default bin/run.js; bin/dev.js runs src/ through tsx).
@@ -72,7 +75,7 @@ const ciGoalPct = env('BENCH_CI_HALF_PCT', 2)
 const roundPointSec = env('BENCH_ROUND_POINT_SECONDS', 1)
 const roundCompare = process.env.BENCH_ROUND_COMPARE === '1'
 const startupRuns = env('BENCH_STARTUP_RUNS', 10)
-const targetsWanted = (process.env.BENCH_TARGETS ?? 'null,ram,file').split(',').map(s => s.trim()).filter(Boolean)
+const targetsWanted = (process.env.BENCH_TARGETS ?? 'null,shm,ram,file').split(',').map(s => s.trim()).filter(Boolean)
 const PTS_BIN = join(ROOT, process.env.BENCH_PTS_BIN ?? 'bin/run.js')
 // set in main() (importing this module for its helpers creates nothing)
 /**
@@ -94,6 +97,7 @@ let work = ''
 let fileTarget = ''
 let NO_CHROMIUM = ''
 let shmFile = ''
+let shmTarget = ''
 let skipReport = true // see the header: flips to false if pts needs Chromium to run at all
 
 // ---------------------------------------------------------------- statistics
@@ -277,7 +281,7 @@ export function onePointDefinition(s: Json): Json {
 
 // ---------------------------------------------------------------- (a) IOPS ratio
 
-interface Target {name: 'null' | 'ram' | 'file'; device: string; confirm: string; extra: string[]; pointSec: number; cap: number; note: string}
+interface Target {name: 'null' | 'shm' | 'ram' | 'file'; device: string; confirm: string; extra: string[]; pointSec: number; cap: number; note: string}
 interface Pair {pair: number; order: 'pts-first' | 'fio-first'; seed: number; pts: number; fio: number; ratio: number; sameJob: boolean | null}
 interface TargetResult {target: string; note: string; pointSeconds: number; cap: number; pairs: Pair[]; ci: MedianCi; reached: boolean; jobsFrom: string; wallSec: number; parseCheckMaxDevPct: number | null}
 
@@ -422,6 +426,7 @@ function cleanup(): void {
   if (loopDev) spawnSync('losetup', ['-d', loopDev])
   loopDev = null
   if (shmFile) rmSync(shmFile, {force: true})
+  if (shmTarget) rmSync(shmTarget, {force: true})
 }
 
 function staleBuild(): boolean {
@@ -437,6 +442,7 @@ async function main(): Promise<void> {
   fileTarget = join(work, 'target.img')
   NO_CHROMIUM = join(work, 'no-chromium')
   shmFile = join('/dev/shm', `${work.split('/').pop()}-ram.img`)
+  shmTarget = join('/dev/shm', `${work.split('/').pop()}-shm.img`)
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { cleanup(); process.stderr.write(`bench interrupted (work dir kept: ${work})\n`); process.exit(130) })
   const load: Array<{at: string; loadavg1: number}> = []
   const noteLoad = (at: string) => load.push({at, loadavg1: loadavg()[0]})
@@ -460,6 +466,14 @@ async function main(): Promise<void> {
     if (name === 'null') {
       targets.push({name, device: `file:${nullFile}`, confirm: nullFile, extra: ['--size', '64MiB', '--ioengine', 'null'], pointSec: fastPointSec, cap: maxPairs,
         note: 'fio null ioengine, 64 MiB file target (no I/O: the runner\'s own cost)'})
+    } else if (name === 'shm') {
+      // a file target on tmpfs: fio's libaio O_DIRECT I/O on it is a synchronous page-cache copy
+      // in fio's own thread (no loop device, no kernel workers), so the only CPU contention is
+      // between the two sides' own processes: RAM-backed and as quiet as `null`
+      targets.push({name, device: `file:${shmTarget}`, confirm: shmTarget, extra: ['--size', '256MiB'], pointSec: fastPointSec, cap: maxPairs,
+        note: `256 MiB file target in /dev/shm (tmpfs), libaio O_DIRECT (a synchronous memory copy), written once first`})
+      writeFileSync(shmTarget, '')
+      await fill(shmTarget, 256 * 2 ** 20)
     } else if (name === 'ram') {
       try {
         writeFileSync(shmFile, '')
@@ -475,7 +489,7 @@ async function main(): Promise<void> {
     } else if (name === 'file') {
       targets.push({name, device: `file:${fileTarget}`, confirm: fileTarget, extra: [], pointSec: filePointSec, cap: fileMaxPairs,
         note: `256 MiB file target in ${process.env.BENCH_DIR ?? tmpdir()} (virtual disk), written once first, libaio O_DIRECT`})
-    } else throw new Error(`BENCH_TARGETS: unknown target ${name} (null, ram, file)`)
+    } else throw new Error(`BENCH_TARGETS: unknown target ${name} (null, shm, ram, file)`)
   }
 
   process.stderr.write(`(a) pairs until the 95 % CI of the median ratio is within +/-${ciGoalPct} % (min ${minPairs}, cap ${maxPairs}; file cap ${fileMaxPairs})\n`)
