@@ -227,22 +227,27 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
   const save = () => store.saveProgramResults(results)
   const cpuUse = inp.concurrency ? startCpuSampling() : null
   if (inp.concurrency) recordConcurrency(manifest, inp.concurrency, inp.target)
-  const event = (name: string, detail: string) => {
-    manifest.events.push({at: iso(new Date()), event: name, detail})
+  /** Events recorded in one write of manifest.json: pts killed at any moment leaves all of them or none. */
+  const record = (...events: Array<[name: string, detail: string]>) => {
+    const at = iso(new Date())
+    for (const [name, detail] of events) manifest.events.push({at, event: name, detail})
     store.saveManifest(manifest)
   }
+  const event = (name: string, detail: string) => record([name, detail])
+  // The start and each resume are written together with the identity of the device they run on
+  // (pts audit checks every identity record; a SIGKILL between two writes left a resume without one)
+  const identity: [string, string] = ['identity', identityText(inp.target)]
   if (inp.resume) {
     manifest.integrity = null
     removeSignature(inp.runDir)
     if (inp.resume.restartFromPurge) restartFromPurge(store, manifest, plan)
     else prepareProgramResume(store, manifest, results, inp.resume.interruption)
     save()
-    event('resume', `${inp.argv.join(' ')}${inp.resume.restartFromPurge ? '; restarting from the purge' : ''}${inp.resume.interruption.leftovers.length ? `; ${inp.resume.interruption.leftovers.join('; ')}` : ''}`)
+    record(['resume', `${inp.argv.join(' ')}${inp.resume.restartFromPurge ? '; restarting from the purge' : ''}${inp.resume.interruption.leftovers.length ? `; ${inp.resume.interruption.leftovers.join('; ')}` : ''}`], identity)
   } else {
     save()
-    event('start', `${plan.spec.id} ${plan.spec.revision} ${plan.options.profile} on ${inp.target.kind === 'file' ? 'file:' : ''}${inp.target.path}`)
+    record(['start', `${plan.spec.id} ${plan.spec.revision} ${plan.options.profile} on ${inp.target.kind === 'file' ? 'file:' : ''}${inp.target.path}`], identity)
   }
-  event('identity', identityText(inp.target))
   // Drive health: the SMART / health log before and after the test, the temperature sampled during it (runner/health.ts).
   const healthSource = healthSourceOf(inp.target)
   results.health = results.health ?? newHealthRecord(healthSource, inp.healthIntervalSec ?? DEFAULT_HEALTH_INTERVAL_SEC)
