@@ -9,12 +9,13 @@ import {dirname, resolve} from 'node:path'
 import {whichPath} from '../proc.js'
 import {chromiumPath} from '../report/pdf.js'
 import type {PreflightFacts} from './preflight.js'
+import type {PurgeChoice} from '../device/purge-plan.js'
 import type {Prepared} from './prepare.js'
 
 /** The Debian package of each tool a purge may run. */
 const PKG: Record<string, string> = {nvme: 'nvme-cli', hdparm: 'hdparm', sg_sanitize: 'sg3-utils', sg_format: 'sg3-utils', blkdiscard: 'util-linux'}
 
-/** The tools of a PTS purge for each interface (what the device's purge needs even before one is chosen). */
+/** The tools of a PTS purge for each interface: asked for only when no purge could be chosen (a tool missing may be why). */
 const INTERFACE_TOOLS: Record<string, string[]> = {nvme: ['nvme'], sata: ['hdparm'], ata: ['hdparm'], sas: ['sg_sanitize', 'sg_format'], scsi: ['sg_sanitize', 'sg_format']}
 
 export function probeFio(): PreflightFacts['fio'] {
@@ -61,16 +62,27 @@ export function purgeToolWhy(iface: string): string {
   return `the PTS purge of ${INTERFACE_NAMES[iface] ?? `a ${iface.toUpperCase()}`} device`
 }
 
+/**
+ * The tools the preflight asks for, each with why (pure): the tools of the chosen purge's
+ * commands, and only those (a SCSI drive without SANITIZE, purged by FORMAT UNIT, needs
+ * sg_format, not sg_sanitize; --purge none needs none). Only when no purge could be chosen
+ * (refused, with no command) does it ask for the interface's purge tools, since a missing tool
+ * can be why nothing was supported.
+ */
+export function purgeToolsNeeded(iface: string, purge: Pick<PurgeChoice, 'method' | 'steps' | 'refused'> | null): Array<[tool: string, why: string]> {
+  const need = new Map<string, string>()
+  for (const step of purge?.steps ?? []) if (!need.has(step.argv[0])) need.set(step.argv[0], `the ${purge!.method} purge`)
+  if (need.size === 0 && purge?.refused) for (const tool of INTERFACE_TOOLS[iface] ?? []) need.set(tool, purgeToolWhy(iface))
+  return [...need]
+}
+
 export function probe(prepared: Pick<Prepared, 'target' | 'purge'>, runDir: string): PreflightFacts {
   const t = prepared.target
   let purgeTools: PreflightFacts['purgeTools'] = null
   let purgeNote: string | null = null
   if (t.kind === 'block') {
     const iface = t.identity.interface.toLowerCase()
-    const need = new Map<string, string>()
-    for (const tool of INTERFACE_TOOLS[iface] ?? []) need.set(tool, purgeToolWhy(iface))
-    for (const step of prepared.purge?.steps ?? []) if (!need.has(step.argv[0])) need.set(step.argv[0], `the ${prepared.purge!.method} purge`)
-    purgeTools = [...need].map(([tool, why]) => ({tool, pkg: PKG[tool] ?? tool, found: whichPath(tool) !== null, why}))
+    purgeTools = purgeToolsNeeded(iface, prepared.purge).map(([tool, why]) => ({tool, pkg: PKG[tool] ?? tool, found: whichPath(tool) !== null, why}))
     if (purgeTools.length === 0) {
       purgeNote = prepared.purge?.refused
         ? `no PTS purge for a ${iface} device (${prepared.purge.refused})`

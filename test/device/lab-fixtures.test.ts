@@ -13,6 +13,7 @@ import {parseSdparmWce, parseSgInq} from '../../src/device/parse-scsi.js'
 import {parseSmartctlInfo} from '../../src/device/parse-smartctl.js'
 import {ataPurgeNotes, choosePurge, purgeMethods, type PurgeFacts} from '../../src/device/purge-plan.js'
 import {scsiSanitizeSupport} from '../../src/device/discover.js'
+import {purgeToolsNeeded} from '../../src/app/preflight-probe.js'
 import {nvmeControllerPath} from '../../src/device/write-cache.js'
 import {applyWriteCache} from '../../src/runner/session.js'
 import type {CacheTarget, WriteCacheState} from '../../src/device/write-cache.js'
@@ -73,6 +74,19 @@ describe('lab fixtures: SCSI (virtio-scsi disk)', () => {
     expect(purgeMethods(f)).to.include('scsi-format').and.not.include('scsi-sanitize')
     expect(choosePurge(f, 'auto').method).to.equal('scsi-format')
     expect(choosePurge(f, 'scsi-sanitize').refused).to.match(/SCSI SANITIZE of \/dev\/sda refused: SCSI SANITIZE is not supported/)
+  })
+  it('pts plan\'s preflight asks for the chosen purge\'s tool only: sg_format for FORMAT UNIT, not sg_sanitize for the SANITIZE the drive lacks', () => {
+    const s = scsiSanitizeSupport({code: exitOf('sg_opcodes-sanitize-scsi.txt'), stdout: '', stderr: fx('sg_opcodes-sanitize-scsi.txt')})
+    const f: PurgeFacts = {path: '/dev/sda', interface: 'scsi', nvme: null, ata: null, scsi: true, scsiSanitize: s, discard: true, discardZeroes: null, tools}
+    expect(purgeToolsNeeded('scsi', choosePurge(f, 'auto'))).to.deep.equal([['sg_format', 'the scsi-format purge']])
+    // asked for by name, SANITIZE is refused, and its tool is the one the preflight names
+    expect(purgeToolsNeeded('scsi', choosePurge(f, 'scsi-sanitize'))).to.deep.equal([['sg_sanitize', 'the scsi-sanitize purge']])
+    expect(purgeToolsNeeded('scsi', choosePurge(f, 'none'))).to.deep.equal([])
+    // nothing could be chosen (here: sg3-utils missing, so no SCSI method): the interface's tools, since installing them may be the fix
+    const noTools = choosePurge({...f, scsi: false, discard: false}, 'auto')
+    expect(noTools.steps).to.deep.equal([])
+    expect(noTools.refused).to.match(/^no PTS purge method is supported by \/dev\/sda \(scsi\)/)
+    expect(purgeToolsNeeded('scsi', noTools)).to.deep.equal([['sg_sanitize', 'the PTS purge of a SCSI device'], ['sg_format', 'the PTS purge of a SCSI device']])
   })
   it('other sg_opcodes failures leave SANITIZE unknown, with the reason; "supported" lines decide when it answers', () => {
     expect(scsiSanitizeSupport({code: 99, stdout: '', stderr: 'sg_opcodes: transport error'})).to.deep.equal({supported: null, detail: 'whether the drive supports SCSI SANITIZE is unknown: sg_opcodes exited 99 (sg_opcodes: transport error)'})
