@@ -7,7 +7,13 @@
  *
  * Why these bounds (digest Part A 7, "no idle gap between test points"):
  * - Shorter than its length: a time_based fio job never ends before its runtime unless it
- *   failed, so a step whose fio runtime is below the job's runtime (fio reports whole ms) fails.
+ *   failed. fio measures that time limit from the job's epoch (set just after pts's start gate
+ *   opens) but reports each direction's runtime from the start of its I/O loop, a moment later;
+ *   on a busy host fio's thread can be descheduled in between (seen at load ~40 on 2 cores: 56 ms
+ *   of reported runtime in a 100 ms step whose fio job_runtime, counted from the epoch, was
+ *   100 ms). So a step is short only when its fio runtime is below the job's runtime (fio reports
+ *   whole ms) and its span (startNs to endNs: the gate's opening to the end of its last thread,
+ *   which contains fio's epoch-to-end time) is below it too: fio stopped before its time was up.
  * - Overrun: when the time is up fio issues no further I/O and waits for the I/O in flight (up
  *   to TC x QD IOs). Each of those was issued before the time was up and completes within the
  *   step's own maximum response time (fio's lat_ns max), so the overrun is at most that maximum,
@@ -73,6 +79,11 @@ export function stepTiming(plannedSec: number, m: {runtimeSec: number; latMaxNs:
   return {plannedSec, overrunSec: round6(m.runtimeSec - plannedSec), overrunLimitSec: overrunLimitSec(m.latMaxNs), gapBeforeMs: gapBefore}
 }
 
+/** A step's span, s: from its start (the gate's opening, before fio's epoch) to its end (after its last thread's I/O). */
+export function spanSec(step: {startNs: bigint | string; endNs: bigint | string}): number {
+  return round6(Number(BigInt(step.endNs) - BigInt(step.startNs)) / 1e9)
+}
+
 export interface TimingFinding {
   kind: 'short' | 'overrun' | 'gap'
   /** Human text naming the step, the figure and the bound. */
@@ -81,11 +92,15 @@ export interface TimingFinding {
 
 const ms = (sec: number) => `${Math.round(sec * 1000)} ms`
 
-/** What is wrong with one step's timing (empty: within every bound). `what` names the step. */
-export function timingFindings(t: StepTiming, what: string, maxGapMs: number): TimingFinding[] {
+/**
+ * What is wrong with one step's timing (empty: within every bound). `what` names the step;
+ * `span` is the step's span (spanSec), null when not known (then a runtime below the length is short).
+ */
+export function timingFindings(t: StepTiming, what: string, maxGapMs: number, span: number | null): TimingFinding[] {
   const out: TimingFinding[] = []
   const ran = round6(t.plannedSec + t.overrunSec)
-  if (t.overrunSec < -SHORT_TOLERANCE_SEC) out.push({kind: 'short', text: `${what}: fio ran ${ran} s, shorter than the ${t.plannedSec} s its job asked for`})
+  const short = t.overrunSec < -SHORT_TOLERANCE_SEC && (span === null || span < t.plannedSec - SHORT_TOLERANCE_SEC)
+  if (short) out.push({kind: 'short', text: `${what}: fio ran ${ran} s${span === null ? '' : ` and the step lasted ${span} s from its start to its end`}, shorter than the ${t.plannedSec} s its job asked for`})
   if (t.overrunSec > t.overrunLimitSec) out.push({kind: 'overrun', text: `${what}: fio ran ${ran} s for ${t.plannedSec} s, an overrun of ${ms(t.overrunSec)} beyond its bound of ${ms(t.overrunLimitSec)} (the step's maximum response time + ${ms(OVERRUN_SLACK_SEC)})`})
   if (t.gapBeforeMs !== null && t.gapBeforeMs > maxGapMs) out.push({kind: 'gap', text: `${what}: started ${Math.round(t.gapBeforeMs)} ms after the previous step ended (limit ${maxGapMs} ms of idle time)`})
   return out
@@ -95,6 +110,8 @@ export function timingFindings(t: StepTiming, what: string, maxGapMs: number): T
 export interface TimedStep {
   what: string
   timing: StepTiming | null
+  /** Its span from start to end, s (spanSec); null when not known. */
+  spanSec: number | null
   /** The gap before it spans a recorded interruption (pts resume): disclosed, not a failure. */
   gapExcused: boolean
 }
@@ -131,7 +148,7 @@ export function reviewTiming(steps: readonly TimedStep[], maxGapMs: number): Tim
       if (s.gapExcused) excused++
       else gapList.push(t.gapBeforeMs)
     }
-    const f = timingFindings(s.gapExcused ? {...t, gapBeforeMs: null} : t, s.what, maxGapMs)
+    const f = timingFindings(s.gapExcused ? {...t, gapBeforeMs: null} : t, s.what, maxGapMs, s.spanSec)
     for (const x of f) (x.kind === 'short' ? short : x.kind === 'overrun' ? overruns : gaps).push(x.text)
   }
   const sorted = [...gapList].sort((a, b) => a - b)
@@ -199,7 +216,7 @@ export function runTimingReview(r: ProgramResults, resumesMs: readonly number[],
     const gapPrev = s.phase.kind === 'operating-points' || s.phase.kind === 'bursts' ? null : prev
     // a loop's pre-round write (CBW/DIRTH) has its own length, not recorded in results.json
     const t = storedTiming(s.step, s.pointer.endsWith('/preRound') ? null : plannedFromPhase(s.phase), gapPrev)
-    timed.push({what: `${s.step.raw.json} (${s.what})`, timing: t, gapExcused: gapPrev !== null && acrossResume(resumesMs, gapPrev.endNs, s.step.startNs)})
+    timed.push({what: `${s.step.raw.json} (${s.what})`, timing: t, spanSec: spanSec(s.step), gapExcused: gapPrev !== null && acrossResume(resumesMs, gapPrev.endNs, s.step.startNs)})
   }
   return reviewTiming(timed, maxGapMs)
 }

@@ -18,7 +18,7 @@ import {purgeLog, stepsOf} from '../analysis/steps.js'
 import {jobBytes, jobRuntimeSec, jobValue, parseIopsLog, parseJobFile, perSecondTrace} from '../engine/parse.js'
 import {perSecondLines, perSecondPrefix} from '../engine/jobfile.js'
 import {firstStreamStarts, nextStreamStarts, streamAdvance, streamWrapped} from '../plan/stream.js'
-import {acrossResume, durationText, gapMs, gapText, reviewTiming, stepTiming, type TimedStep} from '../analysis/timing.js'
+import {acrossResume, durationText, gapMs, gapText, reviewTiming, spanSec, stepTiming, type TimedStep} from '../analysis/timing.js'
 import {check, disclosed, healthCheck, MEASUREMENT_KEYS, measureRaw, identityCheck, integrityCheck, jsonDiff, parseRaw, signatureCheck, type AuditCheck, type ParsedRaw, type AuditResult, type SignatureState} from './checks.js'
 
 export interface ProgramAuditInput {
@@ -113,7 +113,7 @@ export function runProgramAudit(inp: ProgramAuditInput): AuditResult {
       // the report model is rebuilt from the recomputed timing (a run stored before pts recorded it keeps none)
       if (stored && t) s.step.timing = t
       if (stored && !t) storedTimingProblems.push(`results.json ${s.pointer}/timing (${s.what}): stored, but ${s.step.raw.job} ${job ? 'is not a time-based job' : 'is missing'}`)
-      timed.push({what: `${s.step.raw.json} (${s.what})`, timing: t, gapExcused: gapChecked && acrossResume(resumesMs, prev.endNs, s.step.startNs)})
+      timed.push({what: `${s.step.raw.json} (${s.what})`, timing: t, spanSec: spanSec(s.step), gapExcused: gapChecked && acrossResume(resumesMs, prev.endNs, s.step.startNs)})
     }
   }
   const review = reviewTiming(timed, inp.maxGapMs)

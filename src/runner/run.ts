@@ -34,7 +34,7 @@ import {burstComment, fillPieceJob, programJob, programWipcJob, seriesSampleJob,
 import {firstStreamStarts, nextStreamStarts, streamAdvance} from '../plan/stream.js'
 import {type PerSecondTrace, type PhaseResult, type ProgramResults, type SeriesSample, type StepResult, type StepTiming} from '../model/results.js'
 import {userParameter} from '../model/wording.js'
-import {DEFAULT_MAX_GAP_MS, durationText, gapMs, gapText, runTimingReview, startAhead, stepTiming, timingFindings} from '../analysis/timing.js'
+import {DEFAULT_MAX_GAP_MS, durationText, gapMs, gapText, runTimingReview, spanSec, startAhead, stepTiming, timingFindings} from '../analysis/timing.js'
 import {stepsOf} from '../analysis/steps.js'
 import {concludeLoop} from '../steady-state/conclude.js'
 import {burstsFromSteps, chooseOperatingPoints, histogramFromBins, seriesStop} from '../analysis/derive.js'
@@ -358,7 +358,7 @@ export async function runProgram(inp: ProgramRunInputs): Promise<ProgramSummary>
       // the first step of a pipeline that continues a stored phase follows an interruption: that gap is a disclosed deviation
       const judged = timing && firstOfPipeline ? {...timing, gapBeforeMs: null} : timing
       firstOfPipeline = false
-      if (judged) for (const f of timingFindings(judged, `${cur.rel}.json`, DEFAULT_MAX_GAP_MS)) progress.note(`timing: ${f.text}; pts audit will fail this run`)
+      if (judged) for (const f of timingFindings(judged, `${cur.rel}.json`, DEFAULT_MAX_GAP_MS, spanSec({startNs, endNs}))) progress.note(`timing: ${f.text}; pts audit will fail this run`)
       // the per-second logs fio wrote: stored beside the step's job (<step>_iops.1.log, ...) and read once
       let perSecond: PerSecondTrace | undefined
       const prefix = cur.logs

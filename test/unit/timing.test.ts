@@ -7,7 +7,7 @@ import {expect} from 'chai'
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {acrossResume, DEFAULT_MAX_GAP_MS, gapMs, MAX_STEPS_AHEAD, overrunLimitSec, reviewTiming, runTimingReview, SETUP_LEAD_SEC, startAhead, stepTiming, timingFindings, type TimedStep} from '../../src/analysis/timing.js'
+import {acrossResume, DEFAULT_MAX_GAP_MS, gapMs, MAX_STEPS_AHEAD, overrunLimitSec, reviewTiming, runTimingReview, SETUP_LEAD_SEC, spanSec, startAhead, stepTiming, timingFindings, type TimedStep} from '../../src/analysis/timing.js'
 import {stepsOf} from '../../src/analysis/steps.js'
 import {jobRuntimeSec} from '../../src/engine/parse.js'
 import {readStoredRun} from '../../src/store/read.js'
@@ -26,19 +26,22 @@ describe('run timing: bounds (pure)', () => {
     expect(gapMs('5', '5')).to.equal(0)
   })
 
-  const cases: Array<{name: string; planned: number; runtime: number; latMaxMs: number; gap: number | null; kinds: string[]}> = [
+  const cases: Array<{name: string; planned: number; runtime: number; latMaxMs: number; gap: number | null; span?: number; kinds: string[]}> = [
     {name: 'on time (fio adds 1 ms)', planned: 0.2, runtime: 0.201, latMaxMs: 3, gap: 5, kinds: []},
     {name: 'an overrun of 328 ms within a 372 ms maximum response time (load ~30)', planned: 0.2, runtime: 0.528, latMaxMs: 372, gap: 20, kinds: []},
     {name: 'an overrun beyond the maximum response time + 10 ms', planned: 1, runtime: 1.274, latMaxMs: 100, gap: 20, kinds: ['overrun']},
     {name: 'shorter than its length', planned: 1, runtime: 0.2, latMaxMs: 3, gap: null, kinds: ['short']},
     {name: '1 ms short is short (fio reports whole ms and never ends a time_based job early)', planned: 60, runtime: 59.999, latMaxMs: 3, gap: null, kinds: ['short']},
+    {name: 'a runtime below the length in a step that lasted its length is not short (fio 3.33 at load ~40: its runtime counts from its I/O loop, its limit from its epoch)', planned: 0.1, runtime: 0.056, latMaxMs: 3, gap: null, span: 0.104, kinds: []},
+    {name: 'short when the step\'s span is below its length too (fio stopped early)', planned: 1, runtime: 0.6, latMaxMs: 3, gap: null, span: 0.65, kinds: ['short']},
+    {name: 'a span of exactly the length is not short', planned: 0.2, runtime: 0.198, latMaxMs: 3, gap: null, span: 0.2, kinds: []},
     {name: 'a gap at the limit passes, beyond fails', planned: 0.2, runtime: 0.201, latMaxMs: 3, gap: DEFAULT_MAX_GAP_MS + 0.5, kinds: ['gap']},
     {name: 'a gap of exactly the limit passes', planned: 0.2, runtime: 0.201, latMaxMs: 3, gap: DEFAULT_MAX_GAP_MS, kinds: []},
   ]
   for (const c of cases) {
     it(c.name, () => {
       const t = stepTiming(c.planned, {runtimeSec: c.runtime, latMaxNs: c.latMaxMs * 1e6}, c.gap)
-      const f = timingFindings(t, 'step', DEFAULT_MAX_GAP_MS)
+      const f = timingFindings(t, 'step', DEFAULT_MAX_GAP_MS, c.span ?? null)
       expect(f.map(x => x.kind)).to.deep.equal(c.kinds)
       for (const x of f) expect(x.text).to.match(/^step: /)
     })
@@ -51,20 +54,23 @@ describe('run timing: bounds (pure)', () => {
   it('reviewTiming: figures of the run, excused gaps (across a resume) are not failures', () => {
     const t = (runtime: number, gap: number | null): TimedStep['timing'] => stepTiming(0.2, {runtimeSec: runtime, latMaxNs: 50e6}, gap)
     const steps: TimedStep[] = [
-      {what: 'a', timing: t(0.201, null), gapExcused: false},
-      {what: 'b', timing: t(0.3, 12), gapExcused: false},
-      {what: 'c', timing: t(0.201, 9000), gapExcused: true},
-      {what: 'd', timing: null, gapExcused: false},
-      {what: 'e', timing: t(0.201, 1500), gapExcused: false},
+      {what: 'a', timing: t(0.201, null), spanSec: 0.21, gapExcused: false},
+      {what: 'b', timing: t(0.3, 12), spanSec: 0.31, gapExcused: false},
+      {what: 'c', timing: t(0.201, 9000), spanSec: 0.21, gapExcused: true},
+      {what: 'd', timing: null, spanSec: 0.2, gapExcused: false},
+      {what: 'e', timing: t(0.201, 1500), spanSec: 0.21, gapExcused: false},
+      {what: 'f', timing: t(0.15, 20), spanSec: 0.203, gapExcused: false},
+      {what: 'g', timing: t(0.15, 20), spanSec: 0.16, gapExcused: false},
     ]
     const r = reviewTiming(steps, 1000)
     expect(r.ok).to.equal(false)
-    expect(r.checked).to.equal(4)
-    expect(r.steps).to.equal(5)
+    expect(r.checked).to.equal(6)
+    expect(r.steps).to.equal(7)
+    expect(r.short).to.deep.equal(['g: fio ran 0.15 s and the step lasted 0.16 s from its start to its end, shorter than the 0.2 s its job asked for'])
     expect(r.overruns).to.have.length(1)
     expect(r.overruns[0]).to.match(/^b: .*overrun of 100 ms beyond its bound of 60 ms/)
     expect(r.gaps).to.deep.equal(['e: started 1500 ms after the previous step ended (limit 1000 ms of idle time)'])
-    expect(r.gapStats).to.deep.equal({count: 2, medianMs: 1500, maxMs: 1500, excused: 1})
+    expect(r.gapStats).to.deep.equal({count: 4, medianMs: 20, maxMs: 1500, excused: 1})
     expect(r.maxOverrun).to.deep.equal({sec: 0.1, limitSec: 0.06, what: "b"})
   })
 
@@ -122,7 +128,7 @@ describe('run timing of every captured fixture run (real fio)', () => {
         const planned = jobRuntimeSec(readFileSync(join(RUNS, d, s.step.raw.job), 'utf8'))
         if (planned === null) continue
         n++
-        const f = timingFindings(stepTiming(planned, s.step, null), s.what, DEFAULT_MAX_GAP_MS)
+        const f = timingFindings(stepTiming(planned, s.step, null), s.what, DEFAULT_MAX_GAP_MS, spanSec(s.step))
         expect(f.map(x => x.text)).to.deep.equal([])
       }
       if (!d.startsWith('compare-')) expect(n).to.be.greaterThan(0)
