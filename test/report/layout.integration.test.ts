@@ -35,4 +35,22 @@ describe('report layout: the header takes a bounded share of the page (Chromium 
       for (const p of pages) expect(p.headerShare, `page ${p.page} (${p.kind})`).to.be.at.most(MAX_SHARE)
     })
   }
+
+  // Seen on the parameters page of every report: the page's rules (table.params, meant for its own
+  // table) set every head cell to 24 %, so the short Source column took a third of the width and the
+  // values wrapped in a narrow column; the head cells were right-aligned over left-aligned text.
+  it('golden-tp parameters page: the value column is the widest, the source column narrow, every head cell left-aligned', async () => {
+    const r = await pts(['report', join(ROOT, 'test/fixtures/runs/golden-tp'), '--format', 'html', '--out', join(out, 'tp-params.html')])
+    expect(r.code, r.stderr).to.equal(0)
+    const params = (await measureLayout(readFileSync(join(out, 'tp-params.html'), 'utf8'))).filter(p => p.kind === 'params')
+    expect(params.length).to.be.greaterThan(0)
+    for (const p of params) {
+      expect(p.paramsColumns.map(c => c.text)).to.deep.equal(['Parameter', 'Value', 'Source'])
+      const [name, value, source] = p.paramsColumns.map(c => c.share)
+      expect(value, JSON.stringify(p.paramsColumns)).to.be.closeTo(0.62, 0.02)
+      expect(name).to.be.closeTo(0.24, 0.02)
+      expect(source).to.be.closeTo(0.14, 0.02)
+      for (const c of p.paramsColumns) expect(c.align, c.text).to.equal('left')
+    }
+  })
 })
