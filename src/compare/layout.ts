@@ -5,32 +5,10 @@
  * Sizes follow templates/styles.css and templates/compare/compare.css; keep them in step.
  */
 
-const PT_MM = 25.4 / 72
-/** Average advance of DejaVu Sans (mixed text, digits, capitals) in em; pessimistic. */
-const CHAR_EM = 0.6
+import {CONTENT_MM, lineMm, PT_MM, CHAR_EM, textLines} from '../report/layout-estimate.js'
 
-/** Lines a text takes when wrapped greedily at spaces in a box `widthMm` wide, at `fontPt`. */
-export function textLines(text: string, widthMm: number, fontPt: number): number {
-  const perLine = Math.max(1, Math.floor(widthMm / (fontPt * PT_MM * CHAR_EM)))
-  let lines = 0
-  for (const para of text.split('\n')) {
-    let used = 0
-    lines++
-    for (const word of para.split(/\s+/).filter(Boolean)) {
-      let w = word.length
-      if (used > 0 && used + 1 + w > perLine) { lines++; used = 0 }
-      // A word longer than a line breaks anywhere (overflow-wrap: anywhere).
-      while (w > perLine) { lines++; w -= perLine }
-      used += (used > 0 ? 1 : 0) + w
-    }
-  }
-  return Math.max(1, lines)
-}
+export {CONTENT_MM, textLines}
 
-const lineMm = (fontPt: number, lineHeight: number): number => fontPt * PT_MM * lineHeight
-
-/** Content width of a page (210 mm - 2 x 10 mm padding). */
-export const CONTENT_MM = 190
 /** Sheet height minus padding (15), caption (5.5), body padding and page title (6.5) and a safety margin (6). */
 const BODY_MM = 297 - 15 - 5.5 - 6.5 - 6
 

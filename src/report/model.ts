@@ -19,6 +19,7 @@ import {plainStoredNote, plainStoredText, REVIEW_SOURCE_LEGEND, sourceLabel, SOU
 import {durationText, gapText, runTimingReview} from '../analysis/timing.js'
 import {fmtInstant} from './format.js'
 import {healthPages} from './pages/health.js'
+import {bodyMm, headerMm, paginateSummary, paramsHeadMm, paramsRowMm} from './layout-estimate.js'
 import {sealDrafts, BLANK_PAGE, determination, numberPages, type PageDraft, deviceKV, platformKV, testedBy, vendorOf, type Determination, type KV, type RawFile, type ReportHeader, type ReportPage, type SummaryData, type TableData} from './page-kit.js'
 
 export interface ProgramReportInput {
@@ -209,7 +210,11 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     howToRead: section.review?.howToRead ?? HOW_TO_READ,
     ...(section.review ? {headlineHeading: section.review.headlineHeading} : {}),
   }
-  const drafts: Draft[] = [{...blank, kind: 'summary', title: `${testName(r.test)} - Summary`, plot: false, summary}]
+  // The summary goes on over continuation pages when its lists do not fit under the header (layout-estimate.ts).
+  const hdrMm = headerMm(header)
+  const summaryTitle = `${testName(r.test)} - Summary`
+  const flows = paginateSummary(summary, bodyMm(hdrMm, summaryTitle), bodyMm(hdrMm, `${summaryTitle} (continued)`))
+  const drafts: Draft[] = flows.map((flow, i) => ({...blank, kind: 'summary' as const, title: i === 0 ? summaryTitle : `${summaryTitle} (continued)`, plot: false, summary: {...summary, flow}}))
   section.pages.forEach((p, i) => {
     let chart: string | null = null
     if (p.chart) { chart = `${r.test}-${i + 1}`; charts[chart] = p.chart }
@@ -238,16 +243,28 @@ export function buildProgramReportModel(input: ProgramReportInput, builder: Prog
     }
   }
   // Parameters with their provenance (digest §0: spec / implementation-derived / open).
-  const params = r.parameters.specParameters
-  const perPage = 16
-  for (let i = 0; i * perPage < params.length; i++) {
-    drafts.push({...blank, kind: 'params', plot: false, title: `${testName(r.test)} - Test Definition Parameters${params.length > perPage ? ` (${i + 1} of ${Math.ceil(params.length / perPage)})` : ''}`,
-      tables: [{heading: `Constants of this test and where they come from (${reviewSource(r.test) === null ? SOURCE_LEGEND : REVIEW_SOURCE_LEGEND})`,
-        columns: ['Parameter', 'Value', 'Source'], rows: params.slice(i * perPage, (i + 1) * perPage).map(x => {
-          const note = plainStoredNote(x.note)
-          return {label: x.name, cells: [x.value + (note ? ` (${note})` : ''), sourceLabel(x.source)]}
-        }), note: ''}]})
+  // As many rows a page as fit under the header (layout-estimate.ts), at least one.
+  const paramRows = r.parameters.specParameters.map(x => {
+    const note = plainStoredNote(x.note)
+    return {label: x.name, cells: [x.value + (note ? ` (${note})` : ''), sourceLabel(x.source)]}
+  })
+  const paramsHeading = `Constants of this test and where they come from (${reviewSource(r.test) === null ? SOURCE_LEGEND : REVIEW_SOURCE_LEGEND})`
+  const paramsTitle = `${testName(r.test)} - Test Definition Parameters`
+  const paramPages: Array<typeof paramRows> = []
+  let room = 0
+  for (const row of paramRows) {
+    const h = paramsRowMm(row.label, row.cells[0], row.cells[1])
+    if (paramPages.length === 0 || (h > room && paramPages[paramPages.length - 1].length > 0)) {
+      paramPages.push([])
+      room = bodyMm(hdrMm, `${paramsTitle} (1 of 2)`) - paramsHeadMm(paramsHeading)
+    }
+    paramPages[paramPages.length - 1].push(row)
+    room -= h
   }
+  paramPages.forEach((rows, i) => {
+    drafts.push({...blank, kind: 'params', plot: false, title: `${paramsTitle}${paramPages.length > 1 ? ` (${i + 1} of ${paramPages.length})` : ''}`,
+      tables: [{heading: paramsHeading, columns: ['Parameter', 'Value', 'Source'], rows, note: ''}]})
+  })
   drafts.push(...sealDrafts(m.integrity, r.runId, 'every fio job file (.fio), its JSON output (.json) and logs'))
   const pages = numberPages(drafts)
   return {

@@ -109,6 +109,27 @@ export interface TableData {
   note: string
 }
 
+/** One section of the summary's lists (compliance reasons, run timing, deviations, how to read), as much of it as one page shows. */
+export interface SummarySection {
+  /** "Compliance: NOT COMPLIANT", "Audit of run timing", "Deviations", "How to read this report". */
+  heading: string
+  /** A verdict after the heading, coloured ("PASS" / "FAIL"). */
+  status?: {text: string; ok: boolean}
+  /** The section began on an earlier page: the heading says "(continued)". */
+  continued: boolean
+  items: string[]
+  /** What the section says when it has no items. */
+  empty: string
+  /** Class of the list ("timing", "howto"); the how-to lines are printed smaller. */
+  listClass: string
+}
+
+/** What one summary page shows: the top (verdict and columns) on the first page only, then the sections or their parts. */
+export interface SummaryFlow {
+  top: boolean
+  sections: SummarySection[]
+}
+
 export interface SummaryData {
   verdict: string
   verdictDetail: string
@@ -126,6 +147,12 @@ export interface SummaryData {
   howToRead: string[]
   /** Heading of the headline results; absent: "Headline results (window averages)". */
   headlineHeading?: string
+  /**
+   * What this page of the summary shows (report/layout-estimate.ts paginateSummary): the top on the
+   * first page, then the sections, or the part of a section, that fit; a long summary goes on over
+   * continuation pages. Absent in models of earlier versions (one page with everything).
+   */
+  flow?: SummaryFlow
 }
 
 export type PageKind = 'summary' | 'chart' | 'closeup' | 'table' | 'tables' | 'claims' | 'params' | 'appendix'

@@ -15,6 +15,7 @@ import {join} from 'node:path'
 import {ROOT} from '../helpers/cli.js'
 import {requireRoot} from '../helpers/requires.js'
 import {check} from '../../src/validate.js'
+import {measureLayout} from '../../bench/layout.js'
 
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex')
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
@@ -110,6 +111,11 @@ describe('pts run with several --device: one lane per drive (real fio, loop devi
     expect(m1.concurrency.hostCpu[0].busyPct).to.be.within(0, 100)
     expect(m1.deviations.join('\n')).to.include(`tested at the same time as 2 other drives on this host (${large}, ${full})`)
     expect(execFileSync('pdftotext', [join(lane1, 'report.pdf'), '-'], {encoding: 'utf8'})).to.match(/Concurrent:\s+3\s+drives\s+at\s+once[\s\S]*Host CPU:\s+[\d.]+%\s+busy/)
+    // a lane's header (the concurrent drives, the host CPU, one more deviation) is the largest of
+    // all: before the summary could go on over a continuation page its last lines ran under the caption
+    for (const p of await measureLayout(readFileSync(join(lane1, 'report.html'), 'utf8'))) {
+      expect(p.overflowMm, `lane 1 report page ${p.page} (${p.kind}) reaches ${p.overflowMm.toFixed(1)} mm below the top of its caption`).to.be.at.most(0)
+    }
 
     // resume on a terminal 72 columns wide: lane 2 continues (its pts stopped when its parent went away), lane 1 is kept
     const r = spawn('script', ['-qec', `stty cols 72 rows 40; exec ${process.execPath} ${ROOT}bin/dev.js resume ${fleet}`, '/dev/null'], {cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe']})

@@ -36,6 +36,25 @@ describe('report layout: the header takes a bounded share of the page (Chromium 
     })
   }
 
+  // Seen on the summary page (the one page of a report whose content the run decides): the audit
+  // of run timing lists up to seven lines, the compliance reasons and deviations one each, and under
+  // the larger headers (ECW, a lane of a multi-drive run) the last lines ran under the caption and
+  // off the sheet: golden-ecw by 60 mm, golden-dirth 58 mm, golden-hir 27 mm, golden-xsr 20 mm.
+  // The summary now goes on over continuation pages, and no page's body reaches its caption.
+  for (const test of ['ecw', 'dirth', 'hir', 'xsr', 'cbw']) {
+    it(`golden-${test}: no page's body runs under its caption; the summary goes on over a continuation page`, async () => {
+      const r = await pts(['report', join(ROOT, 'test/fixtures/runs', `golden-${test}`), '--format', 'html', '--out', join(out, `${test}-flow.html`)])
+      expect(r.code, r.stderr).to.equal(0)
+      const html = readFileSync(join(out, `${test}-flow.html`), 'utf8')
+      const pages = await measureLayout(html)
+      for (const p of pages) expect(p.overflowMm, `page ${p.page} (${p.kind}) reaches ${p.overflowMm.toFixed(1)} mm below the top of its caption`).to.be.at.most(0)
+      const summaries = pages.filter(p => p.kind === 'summary')
+      expect(summaries.length).to.be.at.least(2)
+      expect(summaries.map(p => p.page)).to.deep.equal(summaries.map((_, i) => i + 1))
+      expect(html).to.include('How to read this report').and.include('Summary (continued)')
+    })
+  }
+
   // Seen on the parameters page of every report: the page's rules (table.params, meant for its own
   // table) set every head cell to 24 %, so the short Source column took a third of the width and the
   // values wrapped in a narrow column; the head cells were right-aligned over left-aligned text.

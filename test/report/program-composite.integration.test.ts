@@ -120,9 +120,10 @@ describe('CBW/ECW/DIRTH report pages on a real DIRTH run (real fio, Chromium)', 
     expect(plots.map(p => p.title)).to.deep.equal(expected)
     expect(plots.map(p => p.caption)).to.deep.equal(expected.map((t, i) => `Plot A.${i + 1} - ${t}`))
     expect(model.pages[0].title).to.equal('Demand Intensity / Response Time Histogram (DIRTH) Test - Summary')
-    // after the test's own pages: the drive health page, then the parameters
-    expect(model.pages[expected.length + 1].title).to.equal('Drive Health and Temperature')
-    expect(model.pages[expected.length + 2].title).to.match(/^Demand Intensity \/ Response Time Histogram \(DIRTH\) Test - Test Definition Parameters/)
+    // after the summary (and its continuation pages) and the test's own pages: the drive health page, then the parameters
+    const summaries = model.pages.filter(p => p.kind === 'summary').length
+    expect(model.pages[expected.length + summaries].title).to.equal('Drive Health and Temperature')
+    expect(model.pages[expected.length + summaries + 1].title).to.match(/^Demand Intensity \/ Response Time Histogram \(DIRTH\) Test - Test Definition Parameters/)
     expect(model.pages.at(-1)!.title).to.equal('Appendix - Raw Data and Seal')
     expect(model.header.subtitle).to.equal(`DIRTH - ${prefix.slice(8, -3)}`)
     expect(model.pages.map(p => p.number)).to.deep.equal(model.pages.map((_, i) => i + 1))

@@ -62,7 +62,7 @@ function tableCell(model: ProgramReportModel, title: string, rowLabel: string, c
 /** Titles of the builder's pages (between the summary and the framework's parameter/appendix pages). */
 function builderTitles(model: ProgramReportModel): string[] {
   // the test's own pages: not the drive health page every report has, the parameters or the appendix
-  return model.pages.slice(1).map(p => p.title).filter(t => !/Test Definition Parameters|^Appendix|^Drive Health and Temperature/.test(t))
+  return model.pages.filter(p => p.kind !== 'summary').map(p => p.title).filter(t => !/Test Definition Parameters|^Appendix|^Drive Health and Temperature/.test(t))
 }
 
 async function expectPdf(runDir: string, out: string, model: ProgramReportModel): Promise<void> {
@@ -120,7 +120,7 @@ describe('report pages of WSAT, HIR and XSR (real shortened runs)', function () 
       expect(builderTitles(model)).to.deep.equal(['WSAT - IOPS vs Time', 'WSAT - IOPS vs TGBW', 'WSAT - IOPS vs Normalized Capacity', 'WSAT - Response Times vs Time', 'WSAT - Summary Figures'])
       expect(model.pages.at(-1)!.title).to.equal('Appendix - Raw Data and Seal')
       // after the test's own pages, the drive health page (a file target: not available, said so)
-      expect(model.pages[builderTitles(model).length + 1].title).to.equal('Drive Health and Temperature')
+      expect(model.pages[builderTitles(model).length + model.pages.filter(p => p.kind === 'summary').length].title).to.equal('Drive Health and Temperature')
       expect(model.pages.filter(p => p.caption.startsWith('Plot A.')).map(p => p.caption)).to.deep.equal(builderTitles(model).map((t, i) => `Plot A.${i + 1} - ${t}`))
     })
 

@@ -42,6 +42,7 @@ const PURE: readonly string[] = [
   'src/claims/interface.ts',
   'src/app/preflight.ts',
   'src/report/page-kit.ts',
+  'src/report/layout-estimate.ts',
   'src/report/model.ts',
   'src/report/pages',
   'src/report/charts',
