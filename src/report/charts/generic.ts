@@ -18,6 +18,8 @@ export interface LineChartOptions {
   logX?: boolean
   /** Integer x axis with these tick values (rounds, QD). */
   xTicks?: number[]
+  /** The x values are block sizes in bytes: label the ticks as the tables do ("0.5KiB", "64KiB"), slanted so that every one shows. */
+  xBlockSizes?: boolean
   /** Shade x from..to (a steady-state window). */
   band?: {from: number; to: number; label: string}
   points?: boolean
@@ -34,7 +36,7 @@ export function lineChart(rows: XYRow[], o: LineChartOptions): TopLevelSpec {
   const line = {
     mark: {type: 'line' as const, point: o.points ?? data.length <= 400},
     encoding: {
-      x: {field: 'x', type: 'quantitative' as const, title: o.xTitle, scale: {type: o.logX ? 'log' as const : 'linear' as const, nice: !o.xTicks, zero: false}, axis: o.xTicks ? {values: o.xTicks, format: 'd'} : {}},
+      x: {field: 'x', type: 'quantitative' as const, title: o.xTitle, scale: {type: o.logX ? 'log' as const : 'linear' as const, nice: !o.xTicks, zero: false}, axis: {...(o.xTicks ? {values: o.xTicks, format: 'd'} : {}), ...(o.xBlockSizes ? {labelExpr: "datum.value / 1024 + 'KiB'", labelAngle: -45, labelOverlap: false} : {})}},
       y: {field: 'y', type: 'quantitative' as const, title: o.yTitle, scale: {type: o.logY ? 'log' as const : 'linear' as const, zero: !o.logY}, axis: {format: o.yFormat ?? ',.3~f', tickCount: 6}},
       color: {field: 'series', type: 'nominal' as const, title: null, sort: series, scale: {domain: series, range: SERIES_COLORS}, legend: {orient: 'bottom' as const, columns: Math.min(4, series.length)}},
       shape: {field: 'series', type: 'nominal' as const, title: null, sort: series, scale: {domain: series, range: SHAPES}, legend: {orient: 'bottom' as const, columns: Math.min(4, series.length)}},
@@ -72,7 +74,23 @@ export function barChart(rows: Array<{category: string; series: string; value: n
   } as TopLevelSpec
 }
 
-/** Response-time histogram: IO count per latency bin (log x), from fio's own bins. */
+/**
+ * The IO-count axis of a histogram (symlog): 0 and 1, 2, 5, 10, 20, 50, ... up to the largest count
+ * (powers of ten alone from 1,000 IOs on, which keeps at most three labels a decade apart), so a
+ * bin of a few IOs can be read.
+ */
+export function countTicks(maxCount: number): number[] {
+  const steps = maxCount < 1000 ? [1, 2, 5] : [1]
+  const ticks = [0]
+  for (let d = 1; d <= Math.max(1, maxCount); d *= 10) for (const m of steps) if (d * m <= Math.max(1, maxCount)) ticks.push(d * m)
+  return ticks
+}
+
+/**
+ * Response-time histogram: IO count per latency bin (log x), from fio's own bins. The count axis is
+ * symlog (a bin of 0 stays on the axis) with its ticks at 0, 1, 2, 5, 10, ... (countTicks): Vega's own ticks on a
+ * symlog scale are linear steps (40, 80, 120, ...) bunched at the top, none below the largest step.
+ */
 export function histogramChart(bins: Array<{latMs: number; count: number}>, o: {title: string}): TopLevelSpec {
   return {
     $schema: VL_SCHEMA, width: CHART_WIDTH, height: CHART_HEIGHT - 40, config: CHART_CONFIG,
@@ -80,7 +98,7 @@ export function histogramChart(bins: Array<{latMs: number; count: number}>, o: {
     mark: {type: 'bar', width: 3, color: '#4e79a7'},
     encoding: {
       x: {field: 'latMs', type: 'quantitative', title: `Response time (ms, log scale) - ${o.title}`, scale: {type: 'log'}, axis: {format: '~g'}},
-      y: {field: 'count', type: 'quantitative', title: 'IO count (log scale)', scale: {type: 'symlog'}, axis: {format: ',.0f'}},
+      y: {field: 'count', type: 'quantitative', title: 'IO count (log scale)', scale: {type: 'symlog'}, axis: {format: ',.0f', values: countTicks(Math.max(0, ...bins.map(b => b.count)))}},
     },
   } as TopLevelSpec
 }
