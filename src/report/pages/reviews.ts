@@ -150,7 +150,7 @@ export function transferSizesPages(input: ProgramReportInput): ProgramSection {
   const row = (p: StepResult) => ({x: p.blockSizeBytes ?? 0, y: p.bwBytesPerSec / 1e6, series: p.readPct === 100 ? 'SEQ R' : 'SEQ W'})
   const sizes = [...new Set(pts.map(p => p.blockSizeBytes ?? 0))]
   const pages: ProgramPageSpec[] = [
-    {kind: 'chart', title: 'TRANSFER-SIZES - MB/s vs block size', chart: lineChart(pts.map(row), {xTitle: 'Block size (bytes)', yTitle: 'MB/s', logX: true, xTicks: sizes, series: ['SEQ W', 'SEQ R'], points: true}), note: 'Sequential MB/s at each transfer size (decimal MB/s; block sizes binary).'},
+    {kind: 'chart', title: 'TRANSFER-SIZES - MB/s vs block size', chart: lineChart(pts.map(row), {xTitle: 'Block size', yTitle: 'MB/s', logX: true, xTicks: sizes, xBlockSizes: true, series: ['SEQ W', 'SEQ R'], points: true}), note: 'Sequential MB/s at each transfer size (decimal MB/s; block sizes binary).'},
     {kind: 'table', title: 'TRANSFER-SIZES - Tabular Data', tables: [{heading: 'MB/s per block size', columns: ['Block size', 'Write MB/s', 'Read MB/s'],
       rows: sizes.map(bs => ({label: blockSizeLabel(bs), cells: [0, 100].map(rp => { const p = pts.find(q => q.blockSizeBytes === bs && q.readPct === rp); return p ? fmtMBps(p.bwBytesPerSec) : 'n/a' })})), note: ''}]},
   ]
