@@ -58,9 +58,10 @@ function smallSpecs(dir: string): string {
 
 /** What each review report's "How to read this report" says of its own test (words that fail on the PTS text). */
 const HOW_TO: Record<string, string[]> = {
-  'fob-ss': ['The FOB sweep (RND 4KiB R, W, R/W 70/30, TC 1, QD 1, 4;', 'then the same sweep again', 'not a PTS steady state', 'Ratio: steady-state IOPS / FOB IOPS'],
-  consistency: ['Per fill level (75 %, 100 % of the capacity): purge, SEQ 128KiB W of that share twice, then RND 4KiB W', 'not a PTS steady state'],
-  'consistency-128k': ['Per fill level (75 %, 100 % of the capacity): purge, then RND 128KiB W', 'not a PTS steady state'],
+  // the runs here are shortened (--time-scale): the sequential fills wrote a part of what the review writes, and the text says so
+  'fob-ss': ['The FOB sweep (RND 4KiB R, W, R/W 70/30, TC 1, QD 1, 4;', 'then preconditioning (SEQ 128KiB W of 0.', 'X the capacity (131072 B; the review writes it twice), then RND 4KiB W', 'then the same sweep again', 'not a PTS steady state', 'Ratio: steady-state IOPS / FOB IOPS'],
+  consistency: ['Per fill level (75 %, 100 % of the capacity): ', ' (75 %) and ', ' (100 %) of that share (', 'the review writes it twice), then RND 4KiB W', 'not a PTS steady state'],
+  'consistency-128k': ['Per fill level (75 %, 100 % of the capacity): ', ', then RND 128KiB W', 'not a PTS steady state'],
   'four-corners': ['Each corner is one fio step of fixed time on the drive as it is', 'Random seeks: one 4KiB read at a time'],
   'transfer-sizes': ['At each of 2 block sizes: SEQ W, then SEQ R, from LBA 0 at TC 1/QD 4'],
   fill: ['The whole capacity is written sequentially in LBA order, once, in 8 pieces of about 8 MiB'],
@@ -101,6 +102,10 @@ async function expectPerSecond(out: string, r: ProgramResults, text: string, env
   const withRows = pointTraces(r).filter(t => t.rows.length > 0)
   const title = `${testName(r.test)} - Per-Second Trace - `
   expect(text.split('\f').filter(p => p.includes(title)).length, 'one trace page per point with logged seconds').to.equal(withRows.length)
+  // no step ran a whole second: no trace page, and the summary says why
+  const none = 'Per-second traces were on, but fio logs a second only when it is complete and no step of this run ran a whole second'
+  if (withRows.length === 0) expect(flat(text)).to.include(none)
+  else expect(flat(text)).to.not.include(none)
   if (traced) {
     expect(withRows.length, 'points with whole seconds logged').to.be.greaterThan(0)
     expect(squeeze(text)).to.include(squeeze('Source: fio\'s per-second logs of the steps (1-second windows), not their JSON statistics.'))
@@ -144,6 +149,9 @@ describe('review tests on a file (real fio, Chromium)', function () {
     const pdf = join(out, 'report.pdf')
     const text = pdfText(pdf)
     expectReviewNotice(text, 'fob-ss', pageCount(pdf))
+    // a file is not purged: the report never says the FOB sweep ran on a purged drive
+    expect(flat(text)).to.include('on the target as it was (no purge: a regular file cannot be purged)').and.include('fresh out of the box (no purge: a regular file cannot be purged; no preconditioning)')
+    expect(flat(text)).to.not.include('purged drive').and.not.include('after the purge')
     for (const t of ['FOB-SS - RND 4KiB R - IOPS vs QD', 'FOB-SS - RND 4KiB W - Tabular Data', 'FOB-SS - RND 4KiB R/W 70/30 - IOPS vs QD', 'Steady state / FOB', 'FOB-SS - Preconditioning']) expect(text).to.include(t)
     await expectPerSecond(out, r, text, env, false)
     const audit = await runCli(['audit', out], {env})
@@ -204,6 +212,10 @@ describe('review tests on a file (real fio, Chromium)', function () {
       const pdf = join(out, 'report.pdf')
       const text = pdfText(pdf)
       expectReviewNotice(text, test, pageCount(pdf))
+      // a file is not purged: no level is said to start from a purge
+      expect(flat(text)).to.include('Per fill level (75 %, 100 % of the capacity): no purge (a regular file cannot be purged), ')
+      if (test === 'consistency') expect(flat(text)).to.include('each fill level in turn on the same target (no purge: a regular file cannot be purged)')
+      expect(flat(text)).to.not.include('own purge')
       expect(text).to.include(`${test.toUpperCase()} - Statistics`).and.include('Floor reached at')
       // the test's own per-sample pages say their source: fio's statistics of each step, not its per-second logs
       expect(squeeze(text)).to.match(/Source:fio'sownstatistics\(itsJSONoutput\)ofeach[\d.]+m?ssample/)
@@ -265,6 +277,9 @@ describe('review tests on a loop block device (real fio, root)', function () {
       const pdf = join(out, 'report.pdf')
       const text = pdfText(pdf)
       expectReviewNotice(text, test, pageCount(pdf))
+      // each level from its own purge, by the method that ran
+      expect(flat(text)).to.include('Per fill level (75 %, 100 % of the capacity): purge (discard), ')
+      if (test === 'consistency') expect(flat(text)).to.include('each fill level from its own purge (discard)')
       expect(text).to.include(`${test.toUpperCase()} - Statistics`).and.include('Floor reached at').and.match(/75 % fill - response time per (second|[\d.]+m?s sample)/)
       await expectPerSecond(out, r, text, undefined, false)
     })
@@ -285,7 +300,8 @@ describe('review tests on a loop block device (real fio, root)', function () {
     for (const id of ['fob', 'ss']) expect(phase(r, id, 'sweep').points.map(p => `${p.readPct}/${p.queueDepth}`), id).to.deep.equal(['0/4'])
     const pdf = join(out, 'report.pdf')
     const text = pdfText(pdf)
-    expectReviewNotice(text, 'fob-ss', pageCount(pdf), ['The FOB sweep (RND 4KiB W, TC 1, QD 4;', 'then the same sweep again', 'not a PTS steady state'])
+    expectReviewNotice(text, 'fob-ss', pageCount(pdf), ['The FOB sweep (RND 4KiB W, TC 1, QD 4;', 'right after the purge (discard), then preconditioning (SEQ 128KiB W of 0.1X the capacity', 'then the same sweep again', 'not a PTS steady state'])
+    expect(flat(text)).to.include('fresh out of the box (right after the purge (discard); no preconditioning)')
     expect(text).to.include('FOB-SS - RND 4KiB W - IOPS vs QD').and.include('Steady state / FOB')
     await expectPerSecond(out, r, text, env, true)
     // page titles may wrap: compared without whitespace

@@ -3,14 +3,17 @@
  * four-corners, transfer-sizes, fill). Not part of the SNIA PTS: every section says so and names
  * the review the test comes from. Pure.
  */
-import {blockSizeLabel, formatBytes, formatDuration, mixLabel} from '../../units.js'
+import {blockSizeLabel, formatBytes, formatDecimalVolume, formatDuration, mixLabel} from '../../units.js'
+import {multipleLabel} from '../../plan/expand.js'
+import {pointTraces} from '../../analysis/traces.js'
+import {stepsOf} from '../../analysis/steps.js'
 import {fmtMBps} from '../format.js'
 import {barChart, histogramChart, lineChart, type XYRow} from '../charts/generic.js'
 import {phasesOf, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 import {fobSsRows, fobSsSweeps, traceStats} from '../../analysis/reviews.js'
 import {percentileFromBins} from '../../model/latency.js'
 import {reviewSource, testName} from '../../model/tests.js'
-import type {StepResult} from '../../model/results.js'
+import type {ProgramResults, StepResult} from '../../model/results.js'
 
 const ms = (ns: number) => (ns / 1e6).toFixed(3)
 const int = (x: number) => Math.round(x).toLocaleString('en-US')
@@ -22,6 +25,38 @@ export function reviewNotice(test: string): string {
 }
 
 const steadyNone = {text: 'not applicable (review test)', achieved: true}
+
+/**
+ * How the run prepared the drive, as it was done: the purges that ran ("purge (discard)") or why
+ * there was none (a file cannot be purged); the review tests' text says "purge" only when one ran.
+ */
+export function purgeDone(r: ProgramResults): {done: boolean; text: string} {
+  const ps = phasesOf(r, 'purge')
+  if (ps.length > 0 && ps.every(p => p.status === 'done')) return {done: true, text: `purge (${[...new Set(ps.map(p => p.method))].join(', ')})`}
+  const why = ps.find(p => p.status !== 'done')
+  return {done: false, text: why ? (why.deviation ?? `no purge: ${why.detail}`) : 'no purge'}
+}
+
+/**
+ * A sequential fill as written: "the capacity twice" when it wrote the definition's 2x of `ofBytes`
+ * (the capacity, or a fill level's share of it), else the multiple and volume fio wrote, e.g.
+ * "0.002X the capacity (131072 B; the review writes it twice)" of a run shortened by --time-scale.
+ */
+export function fillVolumeText(writtenBytes: number, ofBytes: number, of: string): string {
+  const m = writtenBytes / Math.max(1, ofBytes)
+  if (Math.abs(m - 2) < 0.01) return `${of} twice`
+  return `${multipleLabel(m)} ${of} (${formatDecimalVolume(writtenBytes)}; the review writes it twice)`
+}
+
+/**
+ * Review tests keep fio's per-second logs in every run; when no step ran a whole second, fio logged
+ * none and the report has no trace pages: one how-to-read line says so. Null when there are traces.
+ */
+export function noTraceText(r: ProgramResults): string | null {
+  if (!r.parameters.perSecond || pointTraces(r).some(t => t.rows.length > 0)) return null
+  const longest = Math.max(0, ...stepsOf(r).map(s => s.step.runtimeSec))
+  return `Per-second traces were on, but fio logs a second only when it is complete and no step of this run ran a whole second (the longest ran ${+longest.toFixed(3)} s): the report has no per-second trace pages.`
+}
 
 /** The how-to-read lines every review report shares, after the test's own. */
 const HOW_TO_READ_COMMON = [
@@ -36,7 +71,7 @@ function base(input: ProgramReportInput, subtitle: string, pages: ProgramPageSpe
   if (pages[0]) pages[0].note = `${notice} ${pages[0].note ?? ''}`.trim()
   return {
     subtitle, setup: [{label: 'Test Kind', value: 'review test, not SNIA PTS'}, ...setup], test, steadyState: steadyNone, headline,
-    review: {issuer: ['pts review test', 'not part of the SNIA PTS'], profile: '', headlineHeading: 'Headline results (each point measured once)', howToRead: [...howToRead, ...HOW_TO_READ_COMMON]},
+    review: {issuer: ['pts review test', 'not part of the SNIA PTS'], profile: '', headlineHeading: 'Headline results (each point measured once)', howToRead: [...howToRead, ...(noTraceText(r) ? [noTraceText(r)!] : []), ...HOW_TO_READ_COMMON]},
     verdict: r.status === 'complete' ? 'Review test complete (not a SNIA PTS result)' : `Review test ${r.status} (not a SNIA PTS result)`,
     verdictDetail: notice, pages,
   }
@@ -46,6 +81,9 @@ export function fobSsPages(input: ProgramReportInput): ProgramSection {
   const r = input.results
   const {fob, ss} = fobSsSweeps(r.phases)
   const rows = fobSsRows(fob, ss)
+  const purge = purgeDone(r)
+  const fill = phasesOf(r, 'wipc')[0]
+  const fillText = fill ? fillVolumeText(fill.writtenBytes, r.parameters.capacityBytes, 'the capacity') : 'the capacity twice (not run)'
   const pages: ProgramPageSpec[] = []
   const mixes = [...new Set(rows.map(x => x.readPct))]
   for (const rp of mixes) {
@@ -53,7 +91,7 @@ export function fobSsPages(input: ProgramReportInput): ProgramSection {
     const name = `RND ${blockSizeLabel(rs[0].blockSizeBytes ?? 4096)} ${mixName(rp)}`
     const data: XYRow[] = rs.flatMap(x => [...(x.fob ? [{x: x.queueDepth, y: x.fob.iops, series: 'FOB'}] : []), ...(x.ss ? [{x: x.queueDepth, y: x.ss.iops, series: 'Steady state'}] : [])])
     pages.push({kind: 'chart', title: `FOB-SS - ${name} - IOPS vs QD`, chart: lineChart(data, {xTitle: 'Queue depth (TC 1)', yTitle: 'IOPS', logX: true, xTicks: rs.map(x => x.queueDepth), series: ['FOB', 'Steady state'], points: true}),
-      note: `${name} IOPS at each queue depth: fresh out of the box (after the purge, no preconditioning) and in steady state (after the preconditioning).`})
+      note: `${name} IOPS at each queue depth: fresh out of the box (${purge.done ? `right after the ${purge.text}` : purge.text}; no preconditioning) and in steady state (after the preconditioning).`})
     pages.push({kind: 'table', title: `FOB-SS - ${name} - Tabular Data`, tables: [{heading: `${name}: FOB and steady state per queue depth`,
       columns: ['QD', 'FOB IOPS', 'FOB mean ms', 'Steady-state IOPS', 'Steady-state mean ms', 'Steady state / FOB'],
       rows: rs.map(x => ({label: String(x.queueDepth), cells: [x.fob ? int(x.fob.iops) : 'n/a', x.fob ? ms(x.fob.latMeanNs) : 'n/a', x.ss ? int(x.ss.iops) : 'n/a', x.ss ? ms(x.ss.latMeanNs) : 'n/a', x.ratio === null ? 'n/a' : `${x.ratio.toFixed(2)}x`]})),
@@ -68,13 +106,13 @@ export function fobSsPages(input: ProgramReportInput): ProgramSection {
   const qds = [...new Set(rows.map(x => x.queueDepth))]
   const point = formatDuration(phasesOf(r, 'sweep')[0]?.pointSeconds ?? 0)
   const howTo = [
-    `The FOB sweep (RND 4KiB ${mixes.map(mixName).join(', ')}, TC 1, QD ${qds.join(', ')}; each point once for ${point}) on the purged drive, then preconditioning (SEQ 128KiB W of the capacity twice, then RND 4KiB W${pre ? ` for ${formatDuration(pre.samples.length * pre.sampleSeconds)}` : ''}), then the same sweep again.`,
+    `The FOB sweep (RND 4KiB ${mixes.map(mixName).join(', ')}, TC 1, QD ${qds.join(', ')}; each point once for ${point}) ${purge.done ? `right after the ${purge.text}` : `on the target as it was (${purge.text})`}, then preconditioning (SEQ 128KiB W of ${fillText}, then RND 4KiB W${pre ? ` for ${formatDuration(pre.samples.length * pre.sampleSeconds)}` : ''}), then the same sweep again.`,
     '"Steady state" here is the review\'s name for the drive after that preconditioning, not a PTS steady state. Ratio: steady-state IOPS / FOB IOPS at the same point; below 1.00x the drive is slower once written over.',
   ]
   return base(input, 'FOB-SS - RND 4KiB QD sweep, FOB and steady state', pages,
     w ? [{label: `RND 4KiB W QD ${w.queueDepth} FOB`, value: w.fob ? `${int(w.fob.iops)} IOPS` : 'n/a'}, {label: `RND 4KiB W QD ${w.queueDepth} steady state`, value: w.ss ? `${int(w.ss.iops)} IOPS${w.ratio !== null ? ` (${w.ratio.toFixed(2)}x FOB)` : ''}` : 'n/a'}] : [],
     [{label: 'Test Stimulus', value: `RND 4KiB ${mixes.map(mixName).join(', ')}; TC 1, QD ${qds.join(', ')}`}, {label: 'Point Duration', value: `${point} per point, each point once`}],
-    [{label: 'Pre Condition', value: 'FOB: none; steady state: SEQ 128KiB W 2x, then RND 4KiB W'}], howTo)
+    [{label: 'Pre Condition', value: `FOB: none; steady state: SEQ 128KiB W ${fill ? multipleLabel(fill.writtenBytes / Math.max(1, r.parameters.capacityBytes)) : '2X'}, then RND 4KiB W`}], howTo)
 }
 
 export function consistencyPages(input: ProgramReportInput): ProgramSection {
@@ -86,10 +124,13 @@ export function consistencyPages(input: ProgramReportInput): ProgramSection {
   const levelOf = (id: string) => /(\d+)$/.exec(id)?.[1] ?? id
   const sec = series[0]?.sampleSeconds ?? 1
   const per = sec === 1 ? 'per second' : `per ${formatDuration(sec)} sample`
+  const purge = purgeDone(r)
+  const fills = phasesOf(r, 'wipc')
+  const traced = pointTraces(r).some(t => t.rows.length > 0)
   const pages: ProgramPageSpec[] = []
   const traces = series.flatMap(p => p.samples.map((s, i) => ({x: (i + 1) * p.sampleSeconds, y: value(s), series: `${levelOf(p.id)} % fill`})))
   pages.push({kind: 'chart', title: `${r.test.toUpperCase()} - ${unit} ${per}`, chart: lineChart(traces, {xTitle: 'Time (s)', yTitle: unit, points: false}),
-    note: `Source: fio's own statistics (its JSON output) of each ${formatDuration(sec)} sample, each sample its own fio step; not fio's per-second logs (the per-second trace pages chart those). ${unit} of every sample, each fill level from its own purge; the levels side by side on one time axis.`})
+    note: `Source: fio's own statistics (its JSON output) of each ${formatDuration(sec)} sample, each sample its own fio step; not fio's per-second logs${traced ? ' (the per-second trace pages chart those)' : ''}. ${unit} of every sample, ${purge.done ? `each fill level from its own ${purge.text}` : `each fill level in turn on the same target (${purge.text})`}; the levels side by side on one time axis.`})
   for (const p of series) {
     const lat = p.samples.flatMap((s, i) => [{x: (i + 1) * p.sampleSeconds, y: Math.max(1e-3, s.latMeanNs / 1e6), series: 'mean'}, {x: (i + 1) * p.sampleSeconds, y: Math.max(1e-3, s.latMaxNs / 1e6), series: 'max'}])
     pages.push({kind: 'chart', title: `${r.test.toUpperCase()} - ${levelOf(p.id)} % fill - response time ${per}`, chart: lineChart(lat, {xTitle: 'Time (s)', yTitle: 'Response time (ms)', logY: true, points: false, series: ['mean', 'max']}),
@@ -102,13 +143,27 @@ export function consistencyPages(input: ProgramReportInput): ProgramSection {
       mbps ? fmtMBps(s.floor * 1e6) : int(s.floor), s.floorFrom === null ? 'n/a' : `${+((s.floorFrom + 1) * p.sampleSeconds).toFixed(3)} s`]})),
     note: 'CV: standard deviation / mean. Floor: the mean of the last tenth of the samples. Floor reached at: the first time from which every rolling average (over a twentieth of the samples) stays within 10 % above the floor.'}]})
   const howTo = [
-    `Per fill level (${series.map(p => `${levelOf(p.id)} %`).join(', ')} of the capacity): purge, ${mbps ? '' : 'SEQ 128KiB W of that share twice, '}then RND ${mbps ? '128KiB' : '4KiB'} W at TC 1/QD 32 over that share for a fixed time, in samples of ${formatDuration(sec)} (each its own fio step).`,
+    `Per fill level (${series.map(p => `${levelOf(p.id)} %`).join(', ')} of the capacity): ${purge.done ? purge.text : `no purge (${purge.text.replace(/^no purge: /, '')})`}, ${mbps ? '' : `SEQ 128KiB W of ${fillsText(fills, r.parameters.capacityBytes)}, `}then RND ${mbps ? '128KiB' : '4KiB'} W at TC 1/QD 32 over that share for a fixed time, in samples of ${formatDuration(sec)} (each its own fio step).`,
     'The traces show how far the drive falls once its spare area is used and how evenly it writes after that; the floor (mean of the last tenth) describes the end of the trace, not a PTS steady state.',
   ]
   return base(input, r.test === 'consistency-128k' ? 'CONSISTENCY-128K - RND 128KiB W QD 32 per second' : 'CONSISTENCY - RND 4KiB W QD 32 per second', pages,
     stats.map(({p, s}) => ({label: `${levelOf(p.id)} % fill: mean / floor`, value: `${mbps ? fmtMBps(s.mean * 1e6) : int(s.mean)} / ${mbps ? fmtMBps(s.floor * 1e6) : int(s.floor)} ${unit}`})),
     [{label: 'Test Stimulus', value: `${mbps ? 'RND 128KiB W' : 'RND 4KiB W'}, TC 1/QD 32`}, {label: 'Duration', value: `${series.map(p => `${levelOf(p.id)} %: ${formatDuration(p.samples.length * p.sampleSeconds)}`).join(', ')} in samples of ${formatDuration(sec)}`}],
-    [{label: 'Pre Condition', value: mbps ? 'purge per fill level' : 'purge, then SEQ 128KiB W of the fill level twice'}], howTo)
+    [{label: 'Pre Condition', value: `${purge.done ? `${purge.text} per fill level` : 'no purge'}${mbps ? '' : `, then SEQ 128KiB W of ${fillsText(fills, r.parameters.capacityBytes)}`}`}], howTo)
+}
+
+/**
+ * The sequential fills of the consistency levels as written: "that share twice", or each level's
+ * multiple of its share and the volume fio wrote, e.g. "0.0026X (75 %) and 0.002X (100 %) of that
+ * share (131072 B each; the review writes it twice)" of a run shortened by --time-scale.
+ */
+function fillsText(fills: ReadonlyArray<{id: string; writtenBytes: number}>, capacityBytes: number): string {
+  if (fills.length === 0) return 'that share twice (not run)'
+  const level = (id: string) => Number(/(\d+)$/.exec(id)?.[1] ?? 100)
+  if (fills.every(f => fillVolumeText(f.writtenBytes, capacityBytes * level(f.id) / 100, 'that share') === 'that share twice')) return 'that share twice'
+  const multiples = fills.map(f => `${multipleLabel(f.writtenBytes / Math.max(1, capacityBytes * level(f.id) / 100))} (${level(f.id)} %)`)
+  const volumes = [...new Set(fills.map(f => formatDecimalVolume(f.writtenBytes)))]
+  return `${multiples.join(' and ')} of that share (${volumes.length === 1 && fills.length > 1 ? `${volumes[0]} each` : volumes.join(' and ')}; the review writes it twice)`
 }
 
 export function fourCornersPages(input: ProgramReportInput): ProgramSection {
