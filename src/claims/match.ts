@@ -738,7 +738,7 @@ export function anyMiss(result: Pick<VerifyResult, 'claims'>): boolean {
 
 
 // ---------------------------------------------------------------------------------------------
-// FOB claims against a fob-ss review run: its FOB sweep (right after the purge, no
+// FOB claims against a fob-ss review run: its FOB sweep (the first sweep, before any
 // preconditioning) and its steady-state sweep (after preconditioning), each point one fio step.
 
 /** The FOB and steady-state sweeps of one fob-ss run (the phases "fob" and "ss"), as points a claim can be matched to. */
@@ -841,7 +841,7 @@ function fobOutcome(c: PerfClaim, f: FobFound, b: Omit<ClaimOutcome, 'measured' 
   const reasons = [
     `${meets ? 'meets' : lowerIsBetter ? 'worse' : 'below'}: ${cmp}`,
     ...flags,
-    load.likeForLike ? `like for like: the FOB sweep's point at the claim's TC ${pt.threadCount} x QD ${pt.queueDepth}, measured fresh out of box (right after the purge, no preconditioning)` : `measured fresh out of box at TC ${pt.threadCount} x QD ${pt.queueDepth}`,
+    load.likeForLike ? `like for like: the FOB sweep's point at the claim's TC ${pt.threadCount} x QD ${pt.queueDepth}, measured fresh out of box (the run's first sweep, before any preconditioning)` : `measured fresh out of box at TC ${pt.threadCount} x QD ${pt.queueDepth}`,
     ...(ss ? [`after preconditioning the same point gives ${formatMeasured(ss.value, c.unit)} (${formatRatio(ss.ratio)} of the claim${ss.ofFob !== null ? `, ${formatRatio(ss.ofFob)} of FOB` : ''})`] : []),
     ...(plaus && (plaus.status === 'plausible' || plaus.status === 'unchecked') ? [plaus.text] : []),
   ]

@@ -61,7 +61,7 @@ function windowText(v: VerifiedRun['steadyState'], from: number | null, to: numb
 /** "TP test, sequential access, TC 1 / QD 4, loop-128k: steady state, rounds 3-7; ..." (a run's directory first when known). */
 export function runLine(run: VerifiedRun): string {
   // a fob-ss review run has sweeps, not steady-state loops: each point measured once, FOB and after preconditioning
-  if (run.test === 'fob-ss') return `${run.dir ? `${run.dir}: ` : ''}FOB-SS review test (not part of the SNIA PTS), random access, a queue-depth sweep: each point once fresh out of box (after the purge) and once after preconditioning`
+  if (run.test === 'fob-ss') return `${run.dir ? `${run.dir}: ` : ''}FOB-SS review test (not part of the SNIA PTS), random access, a queue-depth sweep: each point once fresh out of box (before any preconditioning) and once after preconditioning`
   const head = `${run.dir ? `${run.dir}: ` : ''}${run.test.toUpperCase()} test, ${run.access} access, TC ${run.threadCount} / QD ${run.queueDepth}`
   const ss = run.phases && run.phases.length > 1
     ? run.phases.map(p => `${p.id}: ${windowText(p.steadyState, p.fromRound, p.toRound)}`).join('; ')

@@ -67,7 +67,7 @@ export interface ClaimsFile {
 export type Verdict = 'meets' | 'below' | 'not-measured' | 'not-measurable'
 
 /** The drive state of the measurement, from results.steadyState.verdict. */
-/** fob: fresh out of box (the FOB sweep of a fob-ss review run, right after the purge). */
+/** fob: fresh out of box (the FOB sweep of a fob-ss review run, before any preconditioning). */
 export type MeasuredCondition = 'steady-state' | 'after-preconditioning' | 'incomplete' | 'fob'
 
 export interface ClaimOutcome {

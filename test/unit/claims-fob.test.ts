@@ -9,6 +9,7 @@ import {readFileSync} from 'node:fs'
 import {fobSweeps, matchClaim, verifyRuns} from '../../src/claims/match.js'
 import {outcomeCells, runLine, verifyText} from '../../src/claims/text.js'
 import {checkVerifyResult} from '../../src/claims/schema.js'
+import {claimsPages} from '../../src/report/claims-page.js'
 import type {Claim, ClaimsFile} from '../../src/claims/types.js'
 import type {PhaseResult, ProgramResults, StepResult} from '../../src/model/results.js'
 import type {RunManifest} from '../../src/model/manifest.js'
@@ -102,7 +103,12 @@ describe('pts verify: FOB claims against a fob-ss run (real run)', () => {
       expect(by[id].verdict).to.equal('not-measured')
       expect(by[id].text).to.include('the runs given (FOB-SS) include no TP run')
     }
-    expect(runLine(r.run)).to.equal('fob: FOB-SS review test (not part of the SNIA PTS), random access, a queue-depth sweep: each point once fresh out of box (after the purge) and once after preconditioning')
+    expect(runLine(r.run)).to.equal('fob: FOB-SS review test (not part of the SNIA PTS), random access, a queue-depth sweep: each point once fresh out of box (before any preconditioning) and once after preconditioning')
     expect(verifyText(r)).to.include('steady state')
+    // the report's chart labels each value with its own ratio to the claim (seen as "FOB 35,893 IOPS;
+    // steady state 6,771 IOPS (0.08x) (0.42x)": the FOB ratio came last, after the steady state's)
+    const bar = claimsPages(r)[0].bars.find(b => b.id === 'rnd-4k-write')!
+    expect(bar.measuredText).to.equal(`FOB ${fmt(point('fob', 0, 32).iops)} IOPS (${ratio(by['rnd-4k-write'].ratio!)}); steady state ${fmt(point('ss', 0, 32).iops)} IOPS (${ratio(by['rnd-4k-write'].steadyState!.ratio)})`)
+    expect(claimsPages(r)[0].tolerance).to.include('A claim is met when the measurement (a PTS run\'s window average; a FOB-SS run\'s point) is at least 90% of it')
   })
 })
