@@ -170,6 +170,7 @@ export function durationText(r: TimingReview): string {
 /** One line on the idle gaps of a review. */
 export function gapText(r: TimingReview): string {
   const g = r.gapStats
+  if (g.count === 0 && g.excused === 0) return `no gap between two timed steps of a phase to check (limit ${r.maxGapMs} ms)`
   return `${g.count} gaps between steps: median ${g.medianMs.toFixed(1)} ms, max ${g.maxMs.toFixed(1)} ms (limit ${r.maxGapMs} ms${r.gaps.length ? `; ${r.gaps.length} beyond it` : ''})${g.excused ? `; ${g.excused} across a recorded interruption (a deviation in the manifest)` : ''}`
 }
 

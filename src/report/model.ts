@@ -17,6 +17,7 @@ import type {PhaseResult, ProgramResults} from '../model/results.js'
 import {formatBytes} from '../units.js'
 import {plainStoredNote, plainStoredText, REVIEW_SOURCE_LEGEND, sourceLabel, SOURCE_LEGEND} from '../model/wording.js'
 import {durationText, gapText, runTimingReview} from '../analysis/timing.js'
+import {stepsOf} from '../analysis/steps.js'
 import {fmtInstant} from './format.js'
 import {healthPages} from './pages/health.js'
 import {bodyMm, headerMm, paginateSummary, paramsHeadMm, paramsRowMm} from './layout-estimate.js'
@@ -170,7 +171,11 @@ export function timingSummary(r: ProgramResults, m: RunManifest): SummaryData['t
   const review = runTimingReview(r, m.events.filter(e => e.event === 'resume').map(e => Date.parse(e.at)))
   const problems = [...review.short, ...review.overruns, ...review.gaps]
   const lines = [`Step durations: ${durationText(review)}.`, `Idle gaps: ${gapText(review)}.`]
-  if (review.checked < review.steps) lines.push(`${review.steps - review.checked} of ${review.steps} steps have no recorded length in results.json (a run stored by an earlier pts); pts audit checks them from their job files.`)
+  // steps without a length: fill pieces (written by volume, not for a time), else steps of a run stored before pts recorded their timing
+  const pieces = stepsOf(r).filter(s => s.phase.kind === 'fill' && !s.step.timing).length
+  const older = review.steps - review.checked - pieces
+  if (pieces > 0) lines.push(`${pieces} of ${review.steps} steps are fill pieces, each written by its volume, not for a time: they have no planned length to check and no idle-gap bound.`)
+  if (older > 0) lines.push(`${older} of ${review.steps} steps have no recorded length in results.json (a run stored by an earlier pts); pts audit checks them from their job files.`)
   for (const p of problems.slice(0, 5)) lines.push(`Beyond its bound: ${p}.`)
   if (problems.length > 5) lines.push(`... and ${problems.length - 5} more (pts audit lists all).`)
   lines.push('pts audit <run directory> makes these checks from raw/, and also recomputes every reported number and checks the seal (see the appendix).')

@@ -192,6 +192,9 @@ describe('review tests on a file (real fio, Chromium)', function () {
     const text = pdfText(pdf)
     expectReviewNotice(text, 'fill', pageCount(pdf))
     expect(text).to.include('FILL - MB/s vs % of capacity written').and.include('Slowest piece at')
+    // the fill pieces have no planned length because they are written by volume, not because an older pts stored them
+    expect(flat(text)).to.include('8 of 8 steps are fill pieces, each written by its volume, not for a time').and.not.include('a run stored by an earlier pts')
+    expect(flat(text)).to.include('Idle gaps: no gap between two timed steps of a phase to check').and.not.include('0 gaps between steps')
     await expectPerSecond(fillOut, fr, text, env, false)
   })
 

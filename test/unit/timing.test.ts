@@ -7,7 +7,7 @@ import {expect} from 'chai'
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {acrossResume, DEFAULT_MAX_GAP_MS, gapMs, MAX_STEPS_AHEAD, overrunLimitSec, reviewTiming, runTimingReview, SETUP_LEAD_SEC, spanSec, startAhead, stepTiming, timingFindings, type TimedStep} from '../../src/analysis/timing.js'
+import {acrossResume, DEFAULT_MAX_GAP_MS, gapMs, gapText, MAX_STEPS_AHEAD, overrunLimitSec, reviewTiming, runTimingReview, SETUP_LEAD_SEC, spanSec, startAhead, stepTiming, timingFindings, type TimedStep} from '../../src/analysis/timing.js'
 import {stepsOf} from '../../src/analysis/steps.js'
 import {jobRuntimeSec} from '../../src/engine/parse.js'
 import {readStoredRun} from '../../src/store/read.js'
@@ -106,6 +106,15 @@ describe('run timing: bounds (pure)', () => {
     const end = 1_700_000_000_000n * 1_000_000n
     expect(acrossResume([1_700_000_000_500], end, end + 1_000_000_000n)).to.equal(true)
     expect(acrossResume([1_700_000_002_000], end, end + 1_000_000_000n)).to.equal(false)
+  })
+
+  // Seen on the fill report's summary: "0 gaps between steps: median 0.0 ms, max 0.0 ms" for a run
+  // whose steps are all fill pieces (no length, so no gap is measured)
+  it('gapText: with no gap to check it says so, not "0 gaps ... median 0.0 ms"', () => {
+    const untimed: TimedStep[] = [1, 2, 3].map(i => ({what: `piece ${i}`, timing: null, spanSec: null, gapExcused: false}))
+    expect(gapText(reviewTiming(untimed, DEFAULT_MAX_GAP_MS))).to.equal('no gap between two timed steps of a phase to check (limit 1000 ms)')
+    const timed: TimedStep[] = [null, 12, 30].map((g, i) => ({what: `step ${i}`, timing: stepTiming(1, {runtimeSec: 1, latMaxNs: 1e6}, g), spanSec: 1.01, gapExcused: false}))
+    expect(gapText(reviewTiming(timed, DEFAULT_MAX_GAP_MS))).to.equal('2 gaps between steps: median 30.0 ms, max 30.0 ms (limit 1000 ms)')
   })
 
   it('jobRuntimeSec reads a time_based job\'s runtime= (ms or s); null otherwise', () => {
