@@ -20,7 +20,7 @@ import {whichPath} from '../../src/proc.js'
 import {check} from '../../src/validate.js'
 import type {FleetActionJson, FleetCollectJson, FleetPlanJson, HostsFleetIndex} from '../../src/fleet/hosts.js'
 import {fleetRows, hostsRefs} from '../../src/report/fleet/index.js'
-import {headlineNumber} from '../../src/report/fleet/model.js'
+import {headlineNumber, shownDecimals} from '../../src/report/fleet/model.js'
 import {fmtNumber} from '../../src/report/fleet/html.js'
 
 const sleep = (ms: number): Promise<void> => new Promise(r => setTimeout(r, ms))
@@ -220,12 +220,15 @@ describe('pts fleet over Ansible and ssh, on network-namespace hosts (root only)
     // two drives of one model: the sample variation of every headline value (min, median, max, CV)
     expect(flat).to.include(squeeze(['Sample variation per model']))
     for (const label of rows[0].headline.map(x => x.label)) {
-      const vals = rows.map(x => headlineNumber(x.headline.find(y => y.label === label)!.value))
+      const texts = rows.map(x => x.headline.find(y => y.label === label)!.value)
+      const vals = texts.map(headlineNumber)
       if (vals.some(v => v === null)) continue
       const xs = vals.map(v => v!.value)
       const lo = Math.min(...xs)
       const hi = Math.max(...xs)
-      const cells = ['loop device', 'lat', label, vals[0]!.unit, '2', fmtNumber(lo), fmtNumber((lo + hi) / 2), fmtNumber(hi)]
+      // printed with the decimals the lane reports print (ms to 0.001)
+      const d = Math.max(...texts.map(shownDecimals))
+      const cells = ['loop device', 'lat', label, vals[0]!.unit, '2', fmtNumber(lo, d), fmtNumber((lo + hi) / 2, d), fmtNumber(hi, d)]
       expect(flat, cells.join(' | ')).to.match(new RegExp(`${squeeze(cells).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(-|[\\d.]+%)`))
     }
     // pts report of the directory renders the same report from the same fleet.json

@@ -1,6 +1,7 @@
 import {expect} from 'chai'
 import {fleetExit, fleetStatus, laneArgv, laneDirName, laneStatusOf, lanesToResume, sharedArgs, type FleetIndex} from '../../src/fleet/model.js'
-import {cvPct, headlineNumber, median, variationOf, type FleetRunInput} from '../../src/report/fleet/model.js'
+import {cvPct, headlineNumber, median, shownDecimals, variationOf, type FleetRunInput} from '../../src/report/fleet/model.js'
+import {fmtNumber} from '../../src/report/fleet/html.js'
 import {cpuUseBetween, parseProcStat} from '../../src/model/manifest.js'
 import {etaText, percentDone, progressLine, withSuite} from '../../src/progress.js'
 
@@ -62,6 +63,19 @@ describe('lanes: fleet report model (pure)', () => {
     expect(variation[0]).to.include({model: 'M1', label: 'RND 4KiB write', unit: 'IOPS', n: 3, min: 800, median: 1000, max: 1200})
     expect(variation[0].cvPct).to.be.closeTo(20, 1e-9)
     expect(single).to.deep.equal(['M2 (iops)'])
+  })
+
+  // Seen on the fleet report of a two-lane run: the lanes' reports said 283.9 and 421.2 MB/s, 2.902 and
+  // 2.299 ms; the variation table said 284 / 353 / 421 MB/s and 2.30 / 2.60 / 2.90 ms
+  it('the variation is printed with the decimals the reports print: MB/s to 0.1, ms to 0.001, IOPS whole', () => {
+    expect([shownDecimals('6,559 IOPS'), shownDecimals('283.9 MB/s'), shownDecimals('2.902 ms'), shownDecimals('20.316 ms (1,617 IOs)')]).to.deep.equal([0, 1, 3, 3])
+    const row = (serial: string, mbps: string, ms: string): FleetRunInput => ({dir: serial, lane: 1, device: `/dev/${serial}`, model: 'M', serial, firmware: '1', test: 'tp', status: 'complete', compliant: true,
+      verdict: 'ok', headline: [{label: 'SEQ 1024KiB write', value: mbps}, {label: 'ART 4KiB W', value: ms}], concurrentDrives: 2, hostCpuBusyPct: 40})
+    const {variation} = variationOf([row('A', '283.9 MB/s', '2.902 ms'), row('B', '420.1 MB/s', '2.299 ms')])
+    const [mb, ms] = variation
+    expect([mb.decimals, ms.decimals]).to.deep.equal([1, 3])
+    expect([mb.min, mb.median, mb.max].map(v => fmtNumber(v, mb.decimals))).to.deep.equal(['283.9', '352.0', '420.1'])
+    expect([ms.min, ms.median, ms.max].map(v => fmtNumber(v, ms.decimals))).to.deep.equal(['2.299', '2.601', '2.902'])
   })
 })
 

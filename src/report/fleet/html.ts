@@ -3,10 +3,14 @@ import type {FleetReportModel, VariationRow} from './model.js'
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/** Three significant digits at least, thousands separated ("12,345", "1.23", "0.0456"). */
-export function fmtNumber(v: number): string {
+/**
+ * Thousands separated, with `decimals` digits (the decimals the reports print the value with: a
+ * sample-variation row shows min, median and max as precisely as its runs' reports, "283.9 MB/s"
+ * not "284"); without them, three significant digits at least ("12,345", "1.23", "0.0456").
+ */
+export function fmtNumber(v: number, decimals?: number): string {
   const a = Math.abs(v)
-  const digits = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3
+  const digits = decimals ?? (a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3)
   return v.toLocaleString('en-US', {minimumFractionDigits: digits, maximumFractionDigits: digits})
 }
 
@@ -21,7 +25,7 @@ tr { page-break-inside: avoid; } .bad { color: #a00; font-weight: bold; } .ok { 
 ul.hl { margin: 0; padding-left: 3.5mm; } ul.notes { padding-left: 5mm; color: #333; }`
 
 function variationTable(rows: readonly VariationRow[]): string {
-  const body = rows.map(v => `<tr><td>${esc(v.model)}</td><td>${esc(v.test)}</td><td>${esc(v.label)}</td><td>${esc(v.unit)}</td><td class="num">${v.n}</td><td class="num">${fmtNumber(v.min)}</td><td class="num">${fmtNumber(v.median)}</td><td class="num">${fmtNumber(v.max)}</td><td class="num">${v.cvPct === null ? '-' : `${v.cvPct.toFixed(2)} %`}</td></tr>`).join('\n')
+  const body = rows.map(v => `<tr><td>${esc(v.model)}</td><td>${esc(v.test)}</td><td>${esc(v.label)}</td><td>${esc(v.unit)}</td><td class="num">${v.n}</td><td class="num">${fmtNumber(v.min, v.decimals)}</td><td class="num">${fmtNumber(v.median, v.decimals)}</td><td class="num">${fmtNumber(v.max, v.decimals)}</td><td class="num">${v.cvPct === null ? '-' : `${v.cvPct.toFixed(2)} %`}</td></tr>`).join('\n')
   return `<table><thead><tr><th>Model</th><th>Test</th><th>Headline value</th><th>Unit</th><th>Drives</th><th>Min</th><th>Median</th><th>Max</th><th>CV</th></tr></thead><tbody>${body}</tbody></table>`
 }
 

@@ -41,6 +41,8 @@ export interface VariationRow {
   max: number
   /** Sample standard deviation / mean, in percent (null when the mean is 0). */
   cvPct: number | null
+  /** Decimals the runs' reports print this value with (IOPS 0, MB/s 1, ms 3): min, median and max are printed with as many. */
+  decimals: number
 }
 
 export interface FleetReportModel {
@@ -60,6 +62,11 @@ export function headlineNumber(text: string): {value: number; unit: string} | nu
   if (!m) return null
   const value = Number(m[1].replace(/,/g, ''))
   return Number.isFinite(value) ? {value, unit: (m[2] ?? '').trim()} : null
+}
+
+/** Digits after the decimal point of a headline value as its report prints it: "283.9 MB/s" -> 1, "6,559 IOPS" -> 0, "2.902 ms" -> 3. */
+export function shownDecimals(text: string): number {
+  return /^-?[\d,]*(?:\.(\d+))?/.exec(text.trim())?.[1]?.length ?? 0
 }
 
 export function median(xs: readonly number[]): number {
@@ -92,10 +99,11 @@ export function variationOf(rows: readonly FleetRunInput[]): {variation: Variati
     if (new Set(rs.map(r => `${r.serial}|${r.device}`)).size < 2) { single.add(`${model} (${test})`); continue }
     const labels = [...new Set(rs.flatMap(r => r.headline.map(h => h.label)))]
     for (const label of labels) {
-      const vals = rs.map(r => r.headline.find(h => h.label === label)).map(h => (h ? headlineNumber(h.value) : null)).filter((v): v is {value: number; unit: string} => v !== null)
-      if (vals.length < 2) continue
+      const texts = rs.map(r => r.headline.find(h => h.label === label)?.value).filter((t): t is string => t !== undefined && headlineNumber(t) !== null)
+      if (texts.length < 2) continue
+      const vals = texts.map(t => headlineNumber(t)!)
       const xs = vals.map(v => v.value)
-      variation.push({model, test, label, unit: vals[0].unit, n: xs.length, min: Math.min(...xs), median: median(xs), max: Math.max(...xs), cvPct: cvPct(xs)})
+      variation.push({model, test, label, unit: vals[0].unit, n: xs.length, min: Math.min(...xs), median: median(xs), max: Math.max(...xs), cvPct: cvPct(xs), decimals: Math.max(...texts.map(shownDecimals))})
     }
   }
   return {variation, single: [...single]}
@@ -107,7 +115,7 @@ export function buildFleetReport(o: {title: string; generatedAt: string; host: s
   const cpu = o.rows.map(r => r.hostCpuBusyPct).filter((v): v is number => v !== null)
   const notes = [
     'One row per drive and test, with the verdict and headline values of that run\'s own report (its summary page); every lane is a complete single-drive run in its own directory, with its own purge, steady-state decision, report, seal and audit trail.',
-    'Sample variation: for the drives of one model, the minimum, median and maximum of each headline value and its coefficient of variation (sample standard deviation / mean), from the values as the reports show them (rounded).',
+    'Sample variation: for the drives of one model, the minimum, median and maximum of each headline value and its coefficient of variation (sample standard deviation / mean), from the values as the reports show them (rounded), printed with the reports\' decimals (IOPS whole, MB/s to 0.1, ms to 0.001).',
     ...(concurrent > 1 ? [`Up to ${concurrent} drives were tested at the same time on this host, one fio process each; each run's report lists the drives and the host's CPU use as a test condition${cpu.length ? ` (host CPU busy ${Math.min(...cpu) === Math.max(...cpu) ? cpu[0] : `${Math.min(...cpu)}-${Math.max(...cpu)}`}% over the runs)` : ''}.`] : []),
   ]
   return {title: o.title, generatedAt: o.generatedAt, host: o.host, rows: o.rows, variation, single, notes}
