@@ -172,6 +172,9 @@ describe('review tests on a file (real fio, Chromium)', function () {
     expectReviewNotice(text, 'four-corners', pageCount(pdf))
     expect(flat(text)).to.include('8 GiB span clamped to 64 MiB').and.include('FOUR-CORNERS - Random Seeks').and.include('Accesses per second')
     expect(text, 'the parameters page lists the clamp').to.match(/Span\s+8 GiB span clamped to 64 MiB/)
+    // the summary names each corner by its workload, not by its step id (was "rnd-4k-w-qd3-compressible")
+    expect(flat(text)).to.include('RND 4KiB W QD 3, 50 % compressible').and.include('RND 4KiB W QD 32, incompressible').and.include('SEQ 128KiB R QD 1')
+    expect(flat(text)).to.not.match(/rnd-4k-w-qd3(-compressible)? [\d.]+ MB\/s/)
     await expectPerSecond(out, r, text, env, false)
   })
 
@@ -218,7 +221,7 @@ describe('review tests on a file (real fio, Chromium)', function () {
       // a file is not purged: no level is said to start from a purge
       expect(flat(text)).to.include('Per fill level (75 %, 100 % of the capacity): no purge (a regular file cannot be purged), ')
       if (test === 'consistency') expect(flat(text)).to.include('each fill level in turn on the same target (no purge: a regular file cannot be purged)')
-      expect(flat(text)).to.not.include('own purge')
+      expect(flat(text)).to.not.include('each fill level from its own purge')
       expect(text).to.include(`${test.toUpperCase()} - Statistics`).and.include('Floor reached at')
       // the test's own per-sample pages say their source: fio's statistics of each step, not its per-second logs
       expect(squeeze(text)).to.match(/Source:fio'sownstatistics\(itsJSONoutput\)ofeach[\d.]+m?ssample/)

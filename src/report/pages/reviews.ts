@@ -166,6 +166,12 @@ function fillsText(fills: ReadonlyArray<{id: string; writtenBytes: number}>, cap
   return `${multiples.join(' and ')} of that share (${volumes.length === 1 && fills.length > 1 ? `${volumes[0]} each` : volumes.join(' and ')}; the review writes it twice)`
 }
 
+/** A corner as the summary names it: "RND 4KiB W QD 3, 50 % compressible" (the step's access, block size, direction, queue depth and data), not its id. */
+export function cornerName(p: StepResult): string {
+  const access = p.label.startsWith('SEQ') ? 'SEQ' : 'RND'
+  return `${access} ${p.blockSizeBytes === null ? '' : `${blockSizeLabel(p.blockSizeBytes)} `}${p.readPct === 100 ? 'R' : p.readPct === 0 ? 'W' : `R/W ${mixLabel(p.readPct)}`} QD ${p.queueDepth}${/(\d+ % compressible|incompressible) data/.exec(p.label)?.[1].replace(/^/, ', ') ?? ''}`
+}
+
 export function fourCornersPages(input: ProgramReportInput): ProgramSection {
   const r = input.results
   const sweeps = phasesOf(r, 'sweep')
@@ -195,7 +201,7 @@ export function fourCornersPages(input: ProgramReportInput): ProgramSection {
     `Compressible vs incompressible: the same writes with other data; a gap shows a drive that compresses.${seeks ? ' Random seeks: one 4KiB read at a time anywhere on the device, with percentiles and the distribution.' : ''}`,
   ]
   return base(input, 'FOUR-CORNERS - RND 4KiB and SEQ 128KiB, random seeks', pages,
-    [...corners.map(p => ({label: p.id, value: `${fmtMBps(p.bwBytesPerSec)} MB/s`})), ...(seeks ? [{label: 'Random seeks', value: `${int(seeks.iops)} per second`}] : [])],
+    [...corners.map(p => ({label: cornerName(p), value: `${fmtMBps(p.bwBytesPerSec)} MB/s`})), ...(seeks ? [{label: 'Random seeks', value: `${int(seeks.iops)} per second`}] : [])],
     [{label: 'Test Stimulus', value: 'RND 4KiB QD 3/32, SEQ 128KiB QD 1, seeks QD 1'}, {label: 'Span', value: clamped ? /8 GiB span clamped to [^,]*/.exec(clamped.label)?.[0] ?? 'clamped' : '8 GiB (random corners)'}], [], howTo)
 }
 
