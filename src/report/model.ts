@@ -60,6 +60,8 @@ export interface ProgramSection {
   verdictDetail: string
   /** Extra rows of the summary page's device block (IOPS: rounds run). */
   summaryRows?: KV[]
+  /** The header's Data Pattern (default "RND": fio's random data on every write), when some steps write other data. */
+  dataPattern?: string
   /** Review tests (not SNIA PTS): the title bar's left lines, the profile shown after the revision, the headline heading and the how-to-read text, in place of the PTS ones. */
   review?: {issuer: string[]; profile: string; headlineHeading: string; howToRead: string[]}
   pages: ProgramPageSpec[]
@@ -135,7 +137,7 @@ export function programHeader(input: ProgramReportInput, section: ProgramSection
     testedBy: testedBy(m),
     platform: platformKV(m, p.ioengine),
     device: deviceKV(m, p.writeCacheRequired, purges.length === 0 ? 'none' : [...new Set(purges.map(x => `${x.method} (${x.status})`))].join(', ')),
-    setup: [{label: 'Data Pattern', value: 'RND'}, {label: 'ActiveRange', value: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`}, ...section.setup],
+    setup: [{label: 'Data Pattern', value: section.dataPattern ?? 'RND'}, {label: 'ActiveRange', value: `${p.activeRangePct}% (${formatBytes(p.activeRangeBytes)})`}, ...section.setup],
     test: [...section.test, {label: 'Steady State', value: section.steadyState.text}],
     steadyState: section.steadyState.text,
     steadyAchieved: section.steadyState.achieved,

@@ -153,6 +153,8 @@ describe('review tests on a file (real fio, Chromium)', function () {
     expect(flat(text)).to.include('on the target as it was (no purge: a regular file cannot be purged)').and.include('fresh out of the box (no purge: a regular file cannot be purged; no preconditioning)')
     expect(flat(text)).to.not.include('purged drive').and.not.include('after the purge')
     for (const t of ['FOB-SS - RND 4KiB R - IOPS vs QD', 'FOB-SS - RND 4KiB W - Tabular Data', 'FOB-SS - RND 4KiB R/W 70/30 - IOPS vs QD', 'Steady state / FOB', 'FOB-SS - Preconditioning']) expect(text).to.include(t)
+    // 1 s of preconditioning is charted in seconds, not as 0.00 ... 0.02 minutes
+    expect(text).to.include('Time (s)').and.not.include('Time (min)')
     await expectPerSecond(out, r, text, env, false)
     const audit = await runCli(['audit', out], {env})
     expect(audit.stdout).to.match(/PASS {2}Every step recomputed from its raw fio JSON: 17 fio steps/)
@@ -175,6 +177,8 @@ describe('review tests on a file (real fio, Chromium)', function () {
     // the summary names each corner by its workload, not by its step id (was "rnd-4k-w-qd3-compressible")
     expect(flat(text)).to.include('RND 4KiB W QD 3, 50 % compressible').and.include('RND 4KiB W QD 32, incompressible').and.include('SEQ 128KiB R QD 1')
     expect(flat(text)).to.not.match(/rnd-4k-w-qd3(-compressible)? [\d.]+ MB\/s/)
+    // the header's data pattern says that one corner writes compressible data (was "RND" alone)
+    expect(squeeze(execFileSync('pdftotext', [pdf, '-'], {encoding: 'utf8'}))).to.include(squeeze('Data Pattern: RND (one RND 4KiB W corner: 50 % compressible)'))
     await expectPerSecond(out, r, text, env, false)
   })
 

@@ -99,7 +99,9 @@ export function fobSsPages(input: ProgramReportInput): ProgramSection {
   }
   const pre = phasesOf(r, 'series')[0]
   if (pre) {
-    pages.push({kind: 'chart', title: 'FOB-SS - Preconditioning - RND 4KiB W IOPS per sample', chart: lineChart(pre.samples.map((s, i) => ({x: (i + 1) * pre.sampleSeconds / 60, y: s.iops, series: 'RND 4KiB W'})), {xTitle: 'Time (min)', yTitle: 'IOPS'}),
+    // minutes, as the review's hours of preconditioning; seconds when it lasted under 5 minutes (a shortened run)
+    const perMin = pre.samples.length * pre.sampleSeconds >= 300
+    pages.push({kind: 'chart', title: 'FOB-SS - Preconditioning - RND 4KiB W IOPS per sample', chart: lineChart(pre.samples.map((s, i) => ({x: (i + 1) * pre.sampleSeconds / (perMin ? 60 : 1), y: s.iops, series: 'RND 4KiB W'})), {xTitle: perMin ? 'Time (min)' : 'Time (s)', yTitle: 'IOPS'}),
       note: `The random-write preconditioning between the two sweeps: ${pre.samples.length} samples of ${formatDuration(pre.sampleSeconds)}.`})
   }
   const w = rows.find(x => x.readPct === 0 && x.queueDepth === 32) ?? rows.find(x => x.readPct === 0)
@@ -200,9 +202,11 @@ export function fourCornersPages(input: ProgramReportInput): ProgramSection {
     'Each corner is one fio step of fixed time on the drive as it is (no purge, no preconditioning): RND 4KiB W and R over an 8 GiB span (the whole target if smaller), SEQ 128KiB R and W over the capacity.',
     `Compressible vs incompressible: the same writes with other data; a gap shows a drive that compresses.${seeks ? ' Random seeks: one 4KiB read at a time anywhere on the device, with percentiles and the distribution.' : ''}`,
   ]
-  return base(input, 'FOUR-CORNERS - RND 4KiB and SEQ 128KiB, random seeks', pages,
+  const comp = corners.map(p => /(\d+ %) compressible data/.exec(p.label)?.[1]).find(x => x !== undefined)
+  return {...base(input, 'FOUR-CORNERS - RND 4KiB and SEQ 128KiB, random seeks', pages,
     [...corners.map(p => ({label: cornerName(p), value: `${fmtMBps(p.bwBytesPerSec)} MB/s`})), ...(seeks ? [{label: 'Random seeks', value: `${int(seeks.iops)} per second`}] : [])],
-    [{label: 'Test Stimulus', value: 'RND 4KiB QD 3/32, SEQ 128KiB QD 1, seeks QD 1'}, {label: 'Span', value: clamped ? /8 GiB span clamped to [^,]*/.exec(clamped.label)?.[0] ?? 'clamped' : '8 GiB (random corners)'}], [], howTo)
+    [{label: 'Test Stimulus', value: 'RND 4KiB QD 3/32, SEQ 128KiB QD 1, seeks QD 1'}, {label: 'Span', value: clamped ? /8 GiB span clamped to [^,]*/.exec(clamped.label)?.[0] ?? 'clamped' : '8 GiB (random corners)'}], [], howTo),
+  ...(comp ? {dataPattern: `RND (one RND 4KiB W corner: ${comp} compressible)`} : {})}
 }
 
 export function transferSizesPages(input: ProgramReportInput): ProgramSection {
