@@ -13,7 +13,20 @@ export function runCli(args: string[], opts: {env?: NodeJS.ProcessEnv; timeoutMs
     let stderr = ''
     child.stdout.on('data', d => { stdout += d })
     child.stderr.on('data', d => { stderr += d })
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`pts ${args.join(' ')} timed out\n${stderr.slice(-2000)}`)) }, opts.timeoutMs ?? 600_000)
-    child.on('exit', code => { clearTimeout(timer); resolve({code, stdout, stderr}) })
+    // on a timeout pts is interrupted as an operator would (SIGTERM: it stops its fio jobs and keeps what it measured),
+    // and killed 20 s later if still running; a SIGKILL alone leaves its fio jobs waiting at their start gates for ever
+    let killer: NodeJS.Timeout | undefined
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill('SIGTERM')
+      killer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    }, opts.timeoutMs ?? 600_000)
+    child.on('exit', code => {
+      clearTimeout(timer)
+      clearTimeout(killer)
+      if (timedOut) reject(new Error(`pts ${args.join(' ')} timed out\n${stderr.slice(-2000)}`))
+      else resolve({code, stdout, stderr})
+    })
   })
 }
