@@ -13,8 +13,15 @@
  *   folder: the host copies it out of the lab's folder, renders the report with its own Chromium
  *   (`pts report`), checks the PDF's text (pdftotext) and runs `pts audit` on the copy.
  * Asserts behaviour only: never guest IOPS or latency (the guest runs under TCG). The runs are
- * made small with pts's own flags (one round, 0.1 s points, a 0.01 time scale, TC 1 / QD 4, a
- * 1 GiB namespace); PTS_LAB_LONG=1 makes them longer (5 rounds, 0.5 s points).
+ * made small with pts's own flags (one round, 1 s points, a 0.01 time scale, TC 1 / QD 4, a
+ * 1 GiB namespace); PTS_LAB_LONG=1 makes them longer (5 rounds).
+ * Why 1 s points: the audit bounds a step's overrun by its own maximum response time + 10 ms (the
+ * I/O in flight when the time is up). Under TCG fio itself is sometimes held off its vCPU for tens
+ * to hundreds of ms; a 0.1 s point of a few I/Os rarely has a response time that long, so a hold
+ * at its end exceeds the bound (measured: 7 and 11 of the 56 IOPS points beyond it in two runs at
+ * load 12 to 19); a 1 s point has hundreds of I/Os, the slowest of which met the same holds
+ * (measured: 0 or 1 of 56 per run). The run takes no longer: under TCG a step's wall time is set
+ * by fio's start-up (seconds), not by the point's length.
  */
 import {expect} from 'chai'
 import {spawnSync} from 'node:child_process'
@@ -31,9 +38,7 @@ import {DEV, sharedLab} from './shared.js'
 const LONGER = process.env.PTS_LAB_LONG === '1'
 /** Idle time allowed between two steps: under TCG a fio process takes seconds to start (measured up to 16 s on a loaded host). */
 const MAX_GAP_MS = 60_000
-const FLAGS = LONGER
-  ? '--point-seconds 0.5 --max-rounds 5 --time-scale 0.01 --tc 1 --qd 4 --health-interval 5'
-  : '--point-seconds 0.1 --max-rounds 1 --time-scale 0.01 --tc 1 --qd 4 --health-interval 5'
+const FLAGS = `--point-seconds 1 --max-rounds ${LONGER ? 5 : 1} --time-scale 0.01 --tc 1 --qd 4 --health-interval 5`
 
 describe('lab (end to end): short IOPS and LAT runs on the emulated NVMe drive, reported and audited on the host', function () {
   this.timeout(1_800_000) // the guest runs under TCG on a shared host
@@ -101,23 +106,19 @@ describe('lab (end to end): short IOPS and LAT runs on the emulated NVMe drive, 
       // the health page: the drive's own log before and after (nvme-cli), temperatures sampled during the run
       expect(text).to.include('Drive Health and Temperature').and.include('SMART / health log before and after the test (nvme-cli /dev/nvme0n1)')
       expect(text).to.match(/\d+ °C during the run \(\d+ samples\)/)
-      // the audit: every check passes. The two timing checks (no step overran its length, no idle
-      // gap between steps beyond --max-gap-ms, here generous: under TCG a fio process takes seconds
-      // to start, longer than a 0.1 s point) may fail only when pts run itself said its timing was
-      // beyond the bounds (a guest starved of CPU on a loaded host; pts run judges the gaps by the
-      // default 1 s limit, so with the generous one the audit may still pass).
-      const timingOk = /^Timing: within the bounds pts audit checks/m.test(r.stdout)
-      expect(r.stdout, 'pts run states its timing verdict').to.match(/^Timing: (within|BEYOND) the bounds pts audit checks/m)
+      // the audit: every check passes, the step durations included (no step shorter than its
+      // length, every overrun within its bound). Only the idle-gap limit is the lab's: under TCG a
+      // fio process takes seconds to start, and pts run (which judges gaps by the default 1 s) says
+      // so in its timing line; its step durations agree with the audit's.
+      expect(r.stdout, 'pts run: its step durations within the bounds').to.match(/^Timing: .*fio steps: no step shorter than its length, every overrun within its bound/m)
       const audit = await runCli(['audit', copy, '--json', '--max-gap-ms', String(MAX_GAP_MS)])
-      const verdict = JSON.parse(audit.stdout) as {ok: boolean; checks: Array<{id: string; status: string; summary?: string}>}
-      const failed = verdict.checks.filter(c => c.status === 'fail').map(c => c.id)
-      process.stderr.write(`lab: pts audit of the ${test} run: ${failed.length === 0 ? 'pass' : `fails ${failed.join(', ')} (pts run said: timing beyond the bounds)`}\n`)
-      expect(verdict.checks.find(c => c.id === 'purge')?.status).to.equal('pass')
-      expect(verdict.checks.find(c => c.id === 'health')?.status).to.equal('pass')
-      expect(verdict.checks.find(c => c.id === 'integrity')?.status).to.equal('pass')
-      if (timingOk) expect(failed, audit.stdout.slice(-3000)).to.deep.equal([])
-      else expect(failed.filter(id => id !== 'durations' && id !== 'idle-gaps'), audit.stdout.slice(-3000)).to.deep.equal([])
-      expect(audit.code === 0, 'the exit code says the verdict').to.equal(failed.length === 0)
+      const verdict = JSON.parse(audit.stdout) as {ok: boolean; checks: Array<{id: string; status: string; reason: string}>}
+      const failed = verdict.checks.filter(c => c.status === 'fail')
+      const durations = verdict.checks.find(c => c.id === 'durations')
+      process.stderr.write(`lab: pts audit of the ${test} run: ${failed.length === 0 ? 'pass' : `fails ${failed.map(c => c.id).join(', ')}`}; ${durations?.reason}\n`)
+      expect(failed.map(c => `${c.id}: ${c.reason}`)).to.deep.equal([])
+      for (const id of ['durations', 'purge', 'health', 'integrity'] as const) expect(verdict.checks.find(c => c.id === id)?.status, id).to.equal('pass')
+      expect(audit.code, 'the exit code says the verdict').to.equal(0)
     })
   }
 })
