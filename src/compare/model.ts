@@ -823,7 +823,8 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
     issuer: review === null ? ['SNIA SSS TWG', 'Solid State Storage Performance Test Specification'] : ['pts review test', 'not part of the SNIA PTS'],
     review: review !== null,
     title: `${base.test.toUpperCase()} Test - Comparison Report`,
-    subtitle: loop ? `${runs.length} runs side by side: Block Size x RW Mix Matrix` : `${runs.length} runs side by side, phase by phase`,
+    // IOPS and LAT loop over block size x R/W mix; the other tests' loops do not (TP: block sizes; HIR, CBW, DIRTH: one workload or TC x QD)
+    subtitle: loop && mixes.length > 1 && sizes.length > 1 ? `${runs.length} runs side by side: Block Size x RW Mix Matrix` : `${runs.length} runs side by side, phase by phase`,
     reportDate: fmtInstant(opts.generatedAt),
     revision: `${revisionLabel(base.revision)}`,
     baseline: `Baseline: R1 (ratios are Rk / R1)`,

@@ -185,6 +185,10 @@ describe('compare phase by phase (real stored runs, pure model)', function () {
       programs = c.inputs.map(x => x.program!)
     })
 
+    it('the header says phase by phase (its one loop, the preconditioning, is no block size x R/W mix matrix)', () => {
+      expect(model.header.subtitle).to.equal('2 runs side by side, phase by phase')
+    })
+
     it('pages in the run\'s phase order: ws1 bursts, baseline-ws1 series, ... ws10', () => {
       const ids = programs[0].phases.filter(p => p.kind === 'bursts' || p.kind === 'series').map(p => `${p.kind}:${p.id}`)
       expect(ids).to.have.length(10)
@@ -218,6 +222,7 @@ describe('compare phase by phase (real stored runs, pure model)', function () {
       const model = buildCompareModel(inputs, {generatedAt: AT})
       const titles = model.pages.filter(p => p.kind === 'cmatrices').map(p => p.title.split(' - ')[0])
       expect(titles).to.deep.equal(['IOPS', 'Bandwidth', 'Mean Response Time', 'Maximum Response Time', '99.999th Percentile Response Time'])
+      expect(model.header.subtitle).to.equal('2 runs side by side: Block Size x RW Mix Matrix')
       const w = phase(inputs[0].program, 'loop').windowAverages.find(x => x.readPct === 0 && x.blockSizeBytes === 4096)!
       const p5 = model.pages.find(p => p.title.startsWith('99.999th'))!
       const t = p5.tables[0]
@@ -235,6 +240,7 @@ describe('compare phase by phase (real stored runs, pure model)', function () {
       expect(model.pages.every(p => p.phase === undefined)).to.equal(true)
       expect(model.data.phases).to.deep.equal([])
       expect(model.pages[0].title).to.match(/^IOPS Comparison - Summary/)
+      expect(model.header.subtitle).to.equal('2 runs side by side: Block Size x RW Mix Matrix')
       expect(model.headlines).to.have.length(3)
       const wa = (x: CompareRunInput) => x.results!.windowAverages.find(w => w.readPct === 0 && w.blockSizeBytes === 4096)!.iops
       const line = model.headlines.find(l => l.startsWith('loop RND 4KiB R/W 0/100'))!
