@@ -133,9 +133,9 @@ function overlaidTracesSpec(model: CompareModel, values: ReadonlyArray<{run: str
 }
 
 export function traceSpec(model: CompareModel, c: SeriesPhaseCompare): TopLevelSpec {
-  const rows = c.runs.flatMap(r => (r === null ? [] : r.trace.map(t => ({run: r.name, x: c.x === 'tgbw' ? t.tgbw : t.minutes, iops: t.iops}))))
+  const rows = c.runs.flatMap(r => (r === null ? [] : r.trace.map(t => ({run: r.name, x: c.x === 'tgbw' ? t.tgbw : c.x === 'seconds' ? Math.round(t.minutes * 60 * 1e6) / 1e6 : t.minutes, iops: t.iops}))))
   return overlaidTracesSpec(model, downsampleGroups(rows, p => p.run, p => p.iops), {
-    x: {field: 'x', type: 'quantitative' as const, title: c.x === 'tgbw' ? 'TGBW, GB (10^9 B written by the phase)' : 'Time since the phase start, minutes', scale: {zero: true}},
+    x: {field: 'x', type: 'quantitative' as const, title: c.x === 'tgbw' ? 'TGBW, GB (10^9 B written by the phase)' : `Time since the phase start, ${c.x}`, scale: {zero: true}},
     yTitle: `IOPS (${c.id})`,
     few: c.runs.every(r => r === null || r.trace.length <= 60),
     pointSize: 30,

@@ -694,7 +694,8 @@ function phasePages(phases: readonly PhaseCompare[], keys: readonly PhaseRunKey[
       }
     } else if (c.kind === 'series') {
       const table = seriesTable(c, keys)
-      const xText = c.x === 'tgbw' ? 'x = TGBW, GB (10^9 B) written by the phase up to the sample' : 'x = minutes since the phase start (sample index x sample duration / 60)'
+      const xText = c.x === 'tgbw' ? 'x = TGBW, GB (10^9 B) written by the phase up to the sample'
+        : c.x === 'seconds' ? 'x = seconds since the phase start (sample index x sample duration)' : 'x = minutes since the phase start (sample index x sample duration / 60)'
       const note = `${c.title}. IOPS of every sample, one line per run (${xText}; series longer than 2,000 samples are downsampled keeping each bucket's minimum and maximum). Table: mean IOPS over all samples and over the last ${LAST_SAMPLES}, mean of the samples' mean response times; ratios Rk / R1.`
       out.push({...BLANK_PAGE, kind: 'cphase', plot: true, legend: true, phase, chart: `trace-${c.id}`, tables: [table], note,
         chartMaxMm: Math.round(Math.max(60, Math.min(150, budgetMm - phaseTableMm(table.rows.length) - legend(note) - 4))),

@@ -62,12 +62,15 @@ export interface SeriesRunCompare {
   trace: Array<{minutes: number; tgbw: number; iops: number}>
 }
 
+/** A time axis is drawn in seconds when the phases lasted less than this many minutes (a 1.6 s series read 0.000 ... 0.028 minutes). */
+export const SECONDS_AXIS_BELOW_MIN = 5
+
 export interface SeriesPhaseCompare {
   kind: 'series'
   id: string
   title: string
-  /** x axis of the trace chart. */
-  x: 'minutes' | 'tgbw'
+  /** x axis of the trace chart: TGBW (WSAT), else time, in seconds when every run's phase lasted under SECONDS_AXIS_BELOW_MIN minutes (a shortened run). */
+  x: 'minutes' | 'seconds' | 'tgbw'
   runs: Array<SeriesRunCompare | null>
 }
 
@@ -176,7 +179,8 @@ function seriesCompare(phases: Array<Phase<'series'> | undefined>, keys: readonl
     r.lastRatio = ratio(r.lastIops, b.lastIops)
     r.latRatio = ratio(r.latMeanMs, b.latMeanMs)
   }
-  return {kind: 'series', id: base.id, title: base.title, x: test === 'wsat' ? 'tgbw' : 'minutes', runs}
+  const short = runs.every(r => r === null || r.samples * r.sampleSeconds < SECONDS_AXIS_BELOW_MIN * 60)
+  return {kind: 'series', id: base.id, title: base.title, x: test === 'wsat' ? 'tgbw' : short ? 'seconds' : 'minutes', runs}
 }
 
 function burstsCompare(phases: Array<Phase<'bursts'> | undefined>, keys: readonly PhaseRunKey[]): BurstsPhaseCompare {

@@ -189,6 +189,27 @@ describe('compare phase by phase (real stored runs, pure model)', function () {
       expect(model.header.subtitle).to.equal('2 runs side by side, phase by phase')
     })
 
+    it('a series of a shortened run is drawn against seconds (a 1.6 s baseline read 0.000 ... 0.028 minutes), a long one against minutes', () => {
+      const c = model.data.phases.find(p => p.id === 'baseline-ws1') as SeriesPhaseCompare
+      const sec = programs.map(r => phase(r, 'series', 'baseline-ws1')).map(p => p.samples.length * p.sampleSeconds)
+      expect(Math.max(...sec)).to.be.below(300)
+      expect(c.x).to.equal('seconds')
+      const spec = buildCompareChartSpecs(model)['trace-baseline-ws1'] as unknown as {layer: Array<{encoding: {x: {title: string}}}>; data: {values: Array<{run: string; x: number}>}}
+      expect(spec.layer[0].encoding.x.title).to.equal('Time since the phase start, seconds')
+      const p0 = phase(programs[0], 'series', 'baseline-ws1')
+      const xs = spec.data.values.filter(v => v.run === c.runs[0]!.name).map(v => v.x)
+      expect(xs).to.deep.equal(p0.samples.map((_, j) => Math.round(j * p0.sampleSeconds * 1e6) / 1e6))
+      expect(model.pages.find(p => p.chart === 'trace-baseline-ws1')!.note).to.include('x = seconds since the phase start')
+      // the same runs with 60 s samples (9 samples: 9 minutes) are drawn against minutes
+      const long = compare(dirs).inputs.map(x => {
+        const prog = structuredClone(x.program!)
+        for (const p of prog.phases) if (p.kind === 'series') p.sampleSeconds = 60
+        return {...x, program: prog}
+      })
+      const m2 = buildCompareModel(long, {generatedAt: AT})
+      expect((m2.data.phases.find(p => p.id === 'baseline-ws1') as SeriesPhaseCompare).x).to.equal('minutes')
+    })
+
     it('pages in the run\'s phase order: ws1 bursts, baseline-ws1 series, ... ws10', () => {
       const ids = programs[0].phases.filter(p => p.kind === 'bursts' || p.kind === 'series').map(p => `${p.kind}:${p.id}`)
       expect(ids).to.have.length(10)
