@@ -63,6 +63,8 @@ export function withView(x: CompareRunInput): LoopInput {
 }
 
 const hasLoop = (r: RunResults): boolean => r.phase !== ''
+/** The loop's access as its point labels print it (TP's loops are sequential: "SEQ 128KiB R/W 0/100"). */
+const accessOf = (r: Pick<RunResults, 'parameters'>): string => (r.parameters.access === 'sequential' ? 'SEQ' : 'RND')
 
 export interface CompareOptions {
   /** One label per run, in order (--label); default labels are derived from the run. */
@@ -96,7 +98,7 @@ export function runProblem(m: Pick<RunManifest, 'status'>, r: Pick<RunResults, '
   const missing: string[] = []
   for (const rp of r.parameters.rwMixReadPct) {
     for (const bs of r.parameters.blockSizesBytes) {
-      if (!r.windowAverages.some(w => w.readPct === rp && w.blockSizeBytes === bs)) missing.push(pointLabel(rp, bs))
+      if (!r.windowAverages.some(w => w.readPct === rp && w.blockSizeBytes === bs)) missing.push(pointLabel(rp, bs, accessOf(r)))
     }
   }
   if (missing.length > 0) return `the run's window averages lack ${missing.length} point(s) of its matrix, e.g. ${missing.slice(0, 3).join(', ')}`
@@ -145,7 +147,7 @@ export function checkCompatibility(runs: ReadonlyArray<Pick<RunResults, 'test' |
       ? `the ${[mixes ? 'R/W mixes' : '', sizes ? 'block sizes' : ''].filter(Boolean).join(' and ')} of the R/W mix x block size matrices differ (run 1: ${base.parameters.rwMixReadPct.map(mixLabel).join(', ')} x ${base.parameters.blockSizesBytes.map(blockSizeLabel).join(', ')}; run ${i + 1}: ${r.parameters.rwMixReadPct.map(mixLabel).join(', ')} x ${r.parameters.blockSizesBytes.map(blockSizeLabel).join(', ')})`
       : ''
     if (r.revision !== base.revision) {
-      const tracked = (x: typeof r) => (x.tracking ?? []).map(t => pointLabel(t.readPct, t.blockSizeBytes)).join(', ')
+      const tracked = (x: typeof r) => (x.tracking ?? []).map(t => pointLabel(t.readPct, t.blockSizeBytes, accessOf(x))).join(', ')
       const trackingText = base.tracking && r.tracking && tracked(base) !== tracked(r)
         ? `their steady-state tracking variables differ (run 1: ${tracked(base) || 'none'}; run ${i + 1}: ${tracked(r) || 'none'})`
         : ''
@@ -754,6 +756,10 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
   const withP5 = metrics.includes(P99999_METRIC)
   const mixes = [...base.parameters.rwMixReadPct].sort((a, b) => a - b)
   const sizes = [...base.parameters.blockSizesBytes].sort((a, b) => a - b)
+  // IOPS and LAT loop over block size x R/W mix; the other tests' first loops do not (TP: block sizes at one mix; HIR,
+  // CBW, DIRTH, XSR: one workload), so their matrix pages name the loop's phase, not "all R/W mixes and block sizes"
+  const blockByMix = mixes.length > 1 && sizes.length > 1
+  const matrixScope = blockByMix ? 'All RW Mix & BS' : (base.phaseTitle || base.phase)
   const samples = detectSamples(inputs.map(x => x.manifest), opts.samples ?? false)
 
   // Side-by-side rows and the differences in conditions.
@@ -794,7 +800,7 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
       windows.push({run: legendName(run), key: run.key, from: run.windowFrom, to: run.windowTo, average})
     })
     const maxRound = Math.max(1, ...points.map(p => p.round))
-    return {id: t.id, label: pointLabel(t.readPct, t.blockSizeBytes), points, windows, rounds: Array.from({length: maxRound}, (_, k) => k + 1)}
+    return {id: t.id, label: pointLabel(t.readPct, t.blockSizeBytes, accessOf(base)), points, windows, rounds: Array.from({length: maxRound}, (_, k) => k + 1)}
   })
 
   // Sample variation (IOPS per point across the runs).
@@ -824,8 +830,7 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
     issuer: review === null ? ['SNIA SSS TWG', 'Solid State Storage Performance Test Specification'] : ['pts review test', 'not part of the SNIA PTS'],
     review: review !== null,
     title: `${base.test.toUpperCase()} Test - Comparison Report`,
-    // IOPS and LAT loop over block size x R/W mix; the other tests' loops do not (TP: block sizes; HIR, CBW, DIRTH: one workload or TC x QD)
-    subtitle: loop && mixes.length > 1 && sizes.length > 1 ? `${runs.length} runs side by side: Block Size x RW Mix Matrix` : `${runs.length} runs side by side, phase by phase`,
+    subtitle: loop && blockByMix ? `${runs.length} runs side by side: Block Size x RW Mix Matrix` : `${runs.length} runs side by side, phase by phase`,
     reportDate: fmtInstant(opts.generatedAt),
     revision: `${revisionLabel(base.revision)}`,
     baseline: `Baseline: R1 (ratios are Rk / R1)`,
@@ -909,7 +914,7 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
     const parts = Math.ceil(tables.length / perPage)
     for (let i = 0; i < parts; i++) {
       drafts.push({...blank, kind: 'cmatrices', plot: true, legend: true,
-        title: `${metric.title} - All RW Mix & BS - Window Averages and Ratios${parts > 1 ? ` (${i + 1} of ${parts})` : ''}`,
+        title: `${metric.title} - ${matrixScope} - Window Averages and Ratios${parts > 1 ? ` (${i + 1} of ${parts})` : ''}`,
         tables: tables.slice(i * perPage, (i + 1) * perPage),
         note: `Rows: block size, columns: R/W mix % (read/write). Each run's average over its own measurement window (${windowsText}). Ratios to 2 decimals; shaded: below 0.90 or above 1.10.${metric.id.startsWith('lat') ? ' For response times a ratio below 1 means faster.' : ''}`})
     }
@@ -951,7 +956,7 @@ export function buildCompareModel(given: readonly CompareRunInput[], opts: Compa
     const parts = Math.ceil(statTables.length / perPage)
     for (let i = 0; i < parts; i++) {
       drafts.push({...blank, kind: 'cvariation', plot: true,
-        title: `IOPS Sample Variation - Min, Median, Max - All RW Mix & BS (n=${n})${parts > 1 ? ` (${i + 1} of ${parts})` : ''}`,
+        title: `IOPS Sample Variation - Min, Median, Max - ${matrixScope} (n=${n})${parts > 1 ? ` (${i + 1} of ${parts})` : ''}`,
         tables: statTables.slice(i * perPage, (i + 1) * perPage),
         note: `Window-average IOPS of every point across the ${n} runs.${nNote} ${samples.reason}.`})
     }

@@ -108,6 +108,12 @@ describe('compare phase by phase (real stored runs, pure model)', function () {
       expect(model.pages[6].phase).to.deep.equal({id: 'loop-1024k', kind: 'loop'})
     })
 
+    it('the sequential loop is labelled SEQ (its convergence page said "RND 128KiB R/W 0/100"), its matrix pages name the loop', () => {
+      expect(model.pages[5].title).to.match(/^IOPS Steady State Convergence - SEQ 128KiB R\/W \d+\/\d+$/)
+      expect(model.pages[1].title).to.equal(`IOPS - ${phase(programs[0], 'loop').title} - Window Averages and Ratios`)
+      expect(model.header.subtitle).to.equal('2 runs side by side, phase by phase')
+    })
+
     it('per point: window-average IOPS, MB/s and mean response time of both runs and their ratios', () => {
       const t = model.pages[6].tables[0]
       expect(t.heading).to.equal('loop-1024k: window averages per point (every point SEQ 1024KiB)')
@@ -185,8 +191,12 @@ describe('compare phase by phase (real stored runs, pure model)', function () {
       programs = c.inputs.map(x => x.program!)
     })
 
-    it('the header says phase by phase (its one loop, the preconditioning, is no block size x R/W mix matrix)', () => {
+    it('the header says phase by phase, and the matrix pages name the loop (its one loop, the preconditioning, is no block size x R/W mix matrix)', () => {
       expect(model.header.subtitle).to.equal('2 runs side by side, phase by phase')
+      const titles = model.pages.filter(p => p.kind === 'cmatrices').map(p => p.title)
+      const loopTitle = phase(programs[0], 'loop').title
+      expect(titles).to.have.length(4)
+      for (const t of titles) expect(t).to.match(new RegExp(` - ${loopTitle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} - Window Averages and Ratios$`))
     })
 
     it('a series of a shortened run is drawn against seconds (a 1.6 s baseline read 0.000 ... 0.028 minutes), a long one against minutes', () => {
