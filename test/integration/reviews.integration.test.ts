@@ -177,7 +177,7 @@ describe('review tests on a file (real fio, Chromium)', function () {
     // the summary names each corner by its workload, not by its step id (was "rnd-4k-w-qd3-compressible 2.3 MB/s"); its
     // headline table read from the HTML report (in the PDF text its wrapped labels interleave with the device column)
     const html = readFileSync(join(out, 'report.html'), 'utf8')
-    for (const c of ['RND 4KiB W QD 3, 50 % compressible', 'RND 4KiB W QD 32, incompressible', 'SEQ 128KiB R QD 1']) expect(html).to.match(new RegExp(`<tr><th>${c}</th><td class="num">[\\d.]+ MB/s</td></tr>`))
+    for (const c of ['RND 4KiB W QD 3, 50 % compressible', 'RND 4KiB W QD 32, incompressible', 'SEQ 128KiB R QD 1']) expect(html).to.match(new RegExp(`<tr><th>${c}</th><td class="num">[\\d,.]+ MB/s</td></tr>`)) // 1,234.5 MB/s on an idle host
     expect(html).to.not.match(/<th>rnd-4k-w-qd3/)
     // the header's data pattern says that one corner writes compressible data (was "RND" alone); pdftotext in reading order
     expect(squeeze(execFileSync('pdftotext', [pdf, '-'], {encoding: 'utf8'}))).to.include(squeeze('Data Pattern: RND (one RND 4KiB W corner: 50 % compressible)'))
