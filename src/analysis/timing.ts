@@ -81,7 +81,7 @@ export function stepTiming(plannedSec: number, m: {runtimeSec: number; latMaxNs:
 
 /** A step's span, s: from its start (the gate's opening, before fio's epoch) to its end (after its last thread's I/O). */
 export function spanSec(step: {startNs: bigint | string; endNs: bigint | string}): number {
-  return round6(Number(BigInt(step.endNs) - BigInt(step.startNs)) / 1e9)
+  return round6(gapMs(step.startNs, step.endNs) / 1000)
 }
 
 export interface TimingFinding {

@@ -17,7 +17,7 @@
  * over a phase's samples, divided and formatted here.
  */
 import type {LoopWindowAverage, PhaseResult, ProgramResults} from '../model/results.js'
-import {fixed} from '../report/format.js'
+import {fixed, timeAxisInSeconds} from '../report/format.js'
 import {formatRatio, ratio, sampleStats, type Cell, type CompareTable} from './table.js'
 
 type Phase<K extends PhaseResult['kind']> = Extract<PhaseResult, {kind: K}>
@@ -62,14 +62,11 @@ export interface SeriesRunCompare {
   trace: Array<{minutes: number; tgbw: number; iops: number}>
 }
 
-/** A time axis is drawn in seconds when the phases lasted less than this many minutes (a 1.6 s series read 0.000 ... 0.028 minutes). */
-export const SECONDS_AXIS_BELOW_MIN = 5
-
 export interface SeriesPhaseCompare {
   kind: 'series'
   id: string
   title: string
-  /** x axis of the trace chart: TGBW (WSAT), else time, in seconds when every run's phase lasted under SECONDS_AXIS_BELOW_MIN minutes (a shortened run). */
+  /** x axis of the trace chart: TGBW (WSAT), else time, in seconds when every run's phase lasted under 5 minutes (timeAxisInSeconds). */
   x: 'minutes' | 'seconds' | 'tgbw'
   runs: Array<SeriesRunCompare | null>
 }
@@ -179,7 +176,7 @@ function seriesCompare(phases: Array<Phase<'series'> | undefined>, keys: readonl
     r.lastRatio = ratio(r.lastIops, b.lastIops)
     r.latRatio = ratio(r.latMeanMs, b.latMeanMs)
   }
-  const short = runs.every(r => r === null || r.samples * r.sampleSeconds < SECONDS_AXIS_BELOW_MIN * 60)
+  const short = runs.every(r => r === null || timeAxisInSeconds(r.samples * r.sampleSeconds))
   return {kind: 'series', id: base.id, title: base.title, x: test === 'wsat' ? 'tgbw' : short ? 'seconds' : 'minutes', runs}
 }
 

@@ -54,3 +54,6 @@ export function fmtFileBytes(bytes: number): string {
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`
   return `${(bytes / 1024 ** 2).toFixed(1)} MiB`
 }
+
+/** A time axis is drawn in seconds when what it shows lasted under 5 minutes (a shortened run: 1.6 s read 0.000 ... 0.028 minutes), else in minutes. */
+export const timeAxisInSeconds = (lastedSec: number): boolean => lastedSec < 300

@@ -7,7 +7,7 @@ import {blockSizeLabel, formatBytes, formatDecimalVolume, formatDuration, mixLab
 import {multipleLabel} from '../../plan/expand.js'
 import {pointTraces} from '../../analysis/traces.js'
 import {stepsOf} from '../../analysis/steps.js'
-import {fmtMBps} from '../format.js'
+import {fmtMBps, timeAxisInSeconds} from '../format.js'
 import {barChart, histogramChart, lineChart, type XYRow} from '../charts/generic.js'
 import {phasesOf, type ProgramPageSpec, type ProgramReportInput, type ProgramSection} from '../model.js'
 import {fobSsRows, fobSsSweeps, traceStats} from '../../analysis/reviews.js'
@@ -100,7 +100,7 @@ export function fobSsPages(input: ProgramReportInput): ProgramSection {
   const pre = phasesOf(r, 'series')[0]
   if (pre) {
     // minutes, as the review's hours of preconditioning; seconds when it lasted under 5 minutes (a shortened run)
-    const perMin = pre.samples.length * pre.sampleSeconds >= 300
+    const perMin = !timeAxisInSeconds(pre.samples.length * pre.sampleSeconds)
     pages.push({kind: 'chart', title: 'FOB-SS - Preconditioning - RND 4KiB W IOPS per sample', chart: lineChart(pre.samples.map((s, i) => ({x: (i + 1) * pre.sampleSeconds / (perMin ? 60 : 1), y: s.iops, series: 'RND 4KiB W'})), {xTitle: perMin ? 'Time (min)' : 'Time (s)', yTitle: 'IOPS'}),
       note: `The random-write preconditioning between the two sweeps: ${pre.samples.length} samples of ${formatDuration(pre.sampleSeconds)}.`})
   }
